@@ -1,0 +1,101 @@
+#pragma once
+/// @file
+/// Separating-axis tests (SAT): OBB-OBB on 15 axes and OBB-triangle on 13 axes.
+///
+/// Sources: Gottschalk, Lin and Manocha, "OBBTree" (SIGGRAPH 1996) for the 15 axes and the rotation-matrix form
+/// of the projections; Ericson, Real-Time Collision Detection (2005), sections 4.4.1 (OBB-OBB) and 5.2.9
+/// (AABB-triangle, whose 13 axes carry over to a box in its own frame); seed 000 for the table of axes, depths
+/// and response; seed 003 for the box-triangle test in a loose-octree engine; seed 004 for the near-parallel
+/// edge failure of the Gamasutra test.
+///
+/// What is different from the seeds, and why:
+/// - The depth on an edge-edge axis L = A_i x B_j is divided by |L|, so it is a distance in metres along a unit
+///   normal. Seed 000 compares unnormalised overlaps and picks the axis by depth/(rA+rB), which chooses the wrong
+///   axis and pushes by the wrong distance (regression tests in tests/narrowphase_seed_test.cpp).
+/// - Axes whose cross product is degenerate (parallel edges) are skipped rather than tested with a zero vector;
+///   the face axes already decide those configurations. Every projection is taken exactly for the boxes as given
+///   (see the algorithm notes in sat.cpp), so nearly parallel edges need no |R| + epsilon guard (seed 004): the
+///   test neither misses seed 004's overlap nor pads every radius into false overlaps.
+/// - The box radius on an axis is sum_i h_i |A_i . L|. Seed 003 projects a single corner, which is wrong for
+///   most axes (regression test included).
+///
+/// Precision: inputs of either scalar type are evaluated in double internally. Results are exact up to double
+/// round-off for the shapes as given, including float axes that are orthonormal only to ~1e-7: projections use the
+/// actual axes rather than assuming orthonormality.
+///
+/// Bad input: these functions do not validate and never throw. A NaN or infinite value anywhere in the input
+/// reports "separated" (`overlap` false, `collide` empty). Negative half extents, zero-length or far from
+/// orthonormal axes give an unspecified answer (no crash, no exception); check shapes with `validate` first, as
+/// the engine does.
+
+#include <optional>
+
+#include <tumble/narrowphase/shapes.hpp>
+
+namespace tumble {
+
+/// Edge-cross axes whose length |L| = |u x v| (u, v the two unit directions, i.e. the sine of their angle) is below
+/// this are skipped as parallel. Skipping loses at most |L| times the boxes' size of separation, so only pairs
+/// within a relative 1e-6 of touching can be affected.
+inline constexpr double kParallelEpsilon = 1e-6;
+
+/// Face axes are preferred over edge axes within this tolerance. An edge axis is chosen only when its depth is
+/// smaller than the best face depth by more than
+///     kFaceBiasRelative * face_depth + kFaceBiasAbsolute * (largest half extent of the pair).
+/// When boxes rest flat on each other several edge axes are the face normal again (A_x x B_z = -A_y for aligned
+/// boxes) and tie with it up to round-off; picking one of them turns a face contact into an edge contact from one
+/// step to the next and throws stacks apart. The bias is the price: a reported depth can exceed the true minimum
+/// by that much (measured in docs/narrowphase.md).
+inline constexpr double kFaceBiasRelative = 1e-4;
+inline constexpr double kFaceBiasAbsolute = 1e-6;
+
+/// True when the closed boxes A and B share a point (touching counts). Same axes and precision as `collide`, with
+/// an early exit on the first separating axis.
+template <class T>
+bool overlap(const ObbT<T>& a, const ObbT<T>& b) noexcept;
+
+/// OBB-OBB separating-axis test with contact.
+///
+/// Axis numbering (the contract other code relies on):
+///   0-2  A's x, y, z axes (columns of `a.axes`)
+///   3-5  B's x, y, z axes
+///   6-14 cross(A_i, B_j) with i outer and j inner: 6 = AxBx, 7 = AxBy, 8 = AxBz, 9 = AyBx, ..., 14 = AzBz.
+/// Returns nothing when some axis separates the boxes (touching boxes overlap, with depth 0). Otherwise the contact
+/// on the axis of least penetration, with face axes preferred within the face bias above: `depth` is the true
+/// penetration distance along the unit axis in metres, `normal` the unit axis pointing from A towards B, and
+/// `negative` is true when T.L < 0 for T = b.center - a.center and L the axis as numbered (then normal = -L).
+/// Concentric boxes (T = 0) give `negative` false.
+template <class T>
+std::optional<ContactT<T>> collide(const ObbT<T>& a, const ObbT<T>& b) noexcept;
+
+/// True when the closed box and the closed triangle share a point. Same axes and precision as the triangle
+/// `collide`, with an early exit.
+template <class T>
+bool overlap(const ObbT<T>& box, const TriangleT<T>& tri) noexcept;
+
+/// OBB-triangle separating-axis test with contact.
+///
+/// Axis numbering:
+///   0-2  the box's x, y, z axes
+///   3    the triangle normal (b - a) x (c - a)
+///   4-12 cross(box axis i, edge j) with i outer and j inner, edges e0 = b - a, e1 = c - b, e2 = a - c
+///        (4 = x e0, 5 = x e1, 6 = x e2, 7 = y e0, ..., 12 = z e2).
+/// The triangle is two-sided here: this is the exact SAT. One-sided mesh behaviour is decided by the caller
+/// (see tumble::mesh_contact in the solver). The normal points from the box towards the triangle; `negative` is
+/// true when the normal is -L, which happens when the middle of the triangle's projection on L lies on the
+/// negative side of the box centre. Degenerate triangles (zero area) skip axis 3 and edges of zero length skip
+/// their axes, so they still collide as segments or points, never with NaN.
+template <class T>
+std::optional<ContactT<T>> collide(const ObbT<T>& box, const TriangleT<T>& tri) noexcept;
+
+extern template bool overlap<float>(const ObbT<float>&, const ObbT<float>&) noexcept;
+extern template bool overlap<double>(const ObbT<double>&, const ObbT<double>&) noexcept;
+extern template std::optional<ContactT<float>> collide<float>(const ObbT<float>&, const ObbT<float>&) noexcept;
+extern template std::optional<ContactT<double>> collide<double>(const ObbT<double>&, const ObbT<double>&) noexcept;
+extern template bool overlap<float>(const ObbT<float>&, const TriangleT<float>&) noexcept;
+extern template bool overlap<double>(const ObbT<double>&, const TriangleT<double>&) noexcept;
+extern template std::optional<ContactT<float>> collide<float>(const ObbT<float>&, const TriangleT<float>&) noexcept;
+extern template std::optional<ContactT<double>> collide<double>(const ObbT<double>&,
+                                                                const TriangleT<double>&) noexcept;
+
+}  // namespace tumble
