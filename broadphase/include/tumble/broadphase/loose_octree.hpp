@@ -1,0 +1,134 @@
+#pragma once
+/// @file
+/// Loose octree broadphase for moving boxes (Ulrich, "Loose Octrees", Game Programming Gems 1, section 4.11, 2000).
+///
+/// Every level d halves the cell size: s_d = W / 2^d for a root cube of side W. With looseness 2 a cell's loose
+/// bound is the cell grown by s_d / 2 on every side, so any AABB whose largest side is at most s_d and whose centre
+/// lies in the cell fits in that cell's loose bound. A proxy's depth is therefore read off its size in O(1)
+/// (d = floor(log2(W / size)), clamped to the maximum depth) and its cell off its centre; no descent is needed.
+///
+/// Cells live in a flat open-addressing hash table keyed by (depth, x, y, z): only occupied cells exist, each holds
+/// a contiguous array of its proxies, and nothing points from cell to cell. Overlapping pairs are found by visiting
+/// each occupied cell once and testing its proxies against its own, against the neighbouring cells of the same
+/// depth that come after it (each such pair of cells once) and against the cells of shallower occupied levels whose
+/// loose bounds can reach it. The root grows (doubling, all proxies re-inserted) when a proxy falls outside it.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <tumble/narrowphase/shapes.hpp>
+
+namespace tumble {
+
+/// Handle of a proxy in a `LooseOctree`. Stable until the proxy is removed; ids of removed proxies are reused.
+using ProxyId = std::uint32_t;
+inline constexpr ProxyId kNullProxy = 0xffffffffu;
+
+/// An overlapping pair of proxies, `a < b`.
+struct ProxyPair {
+    ProxyId a;
+    ProxyId b;
+    friend bool operator==(const ProxyPair&, const ProxyPair&) = default;
+    friend auto operator<=>(const ProxyPair&, const ProxyPair&) = default;
+};
+
+/// Loose octree over world-frame AABBs (metres). Not thread-safe for writes; const member functions may run
+/// concurrently with each other.
+class LooseOctree {
+public:
+    /// Deepest level allowed (cell side W / 2^15). Key packing limits it to 15.
+    static constexpr int kMaxDepthLimit = 15;
+
+    /// `bound`: the initial root; it is made a cube around its centre (side = its largest extent) and grows by
+    /// doubling when a proxy does not fit. `max_depth`: deepest level used, 0..kMaxDepthLimit.
+    /// Throws `InvalidArgument` for a non-finite or empty bound or a max_depth out of range.
+    explicit LooseOctree(const Aabb& bound = {{-64.0f, -64.0f, -64.0f}, {64.0f, 64.0f, 64.0f}}, int max_depth = 10);
+
+    /// Adds a proxy with world AABB `box` and an opaque `user_data`. Throws `InvalidArgument` (octree unchanged) when
+    /// the box is not finite or has min > max.
+    ProxyId insert(const Aabb& box, std::uint64_t user_data);
+    /// Moves a proxy to a new AABB. O(1) when it stays in its cell. Throws `InvalidArgument` for a bad box or an
+    /// unknown id (octree unchanged).
+    void update(ProxyId id, const Aabb& box);
+    /// Removes a proxy; its id may be reused. Throws `InvalidArgument` for an unknown id.
+    void remove(ProxyId id);
+
+    bool contains(ProxyId id) const { return id < proxies_.size() && proxies_[id].cell != kFreeSlot; }
+    const Aabb& aabb(ProxyId id) const { return proxies_[id].box; }
+    std::uint64_t user_data(ProxyId id) const { return proxies_[id].user_data; }
+    /// Number of live proxies.
+    std::size_t size() const { return live_; }
+    /// The current root cube.
+    Aabb bound() const { return {root_min_, root_min_ + glm::vec3(root_size_)}; }
+    /// Depth at which the proxy is stored (0 = root).
+    int depth_of(ProxyId id) const { return static_cast<int>(proxies_[id].key >> 60); }
+    /// Number of occupied cells.
+    std::size_t cell_count() const { return table_.size(); }
+
+    /// Appends every pair of live proxies whose AABBs overlap (touching counts), each pair once with a < b, to
+    /// `out` (which is not cleared). The order is unspecified: sort if you need one.
+    void find_pairs(std::vector<ProxyPair>& out) const;
+
+    /// Appends the ids of the live proxies whose AABBs overlap `box` to `out` (not cleared), in unspecified order.
+    void query(const Aabb& box, std::vector<ProxyId>& out) const;
+
+    /// Checks the invariants: every proxy is in the cell its size and centre select, its AABB lies in that cell's
+    /// loose bound, cell arrays and proxy back-references agree, level counts and the hash table are consistent.
+    /// Returns an empty string when all hold, else a description of the first violation.
+    std::string validate() const;
+
+private:
+    static constexpr std::uint32_t kFreeSlot = 0xffffffffu;
+
+    struct Proxy {
+        Aabb box;
+        std::uint64_t user_data = 0;
+        std::uint64_t key = 0;          // packed (depth, x, y, z) of its cell
+        std::uint32_t cell = kFreeSlot; // index into cells_, or kFreeSlot when the id is free
+        std::uint32_t slot = 0;         // index in the cell's proxy array
+    };
+    struct Cell {
+        std::uint64_t key = 0;
+        std::vector<ProxyId> proxies;
+    };
+
+    // Open-addressing hash table (linear probing, backward-shift deletion) from cell key to cell index.
+    class CellTable {
+    public:
+        std::uint32_t find(std::uint64_t key) const;
+        void insert(std::uint64_t key, std::uint32_t value);
+        void erase(std::uint64_t key);
+        void clear();
+        std::size_t size() const { return size_; }
+
+    private:
+        static constexpr std::uint64_t kEmpty = ~std::uint64_t(0);
+        void grow();
+        std::vector<std::uint64_t> keys_;
+        std::vector<std::uint32_t> values_;
+        std::size_t size_ = 0;
+    };
+
+    std::uint64_t key_for(const Aabb& box) const;
+    bool fits_root(const Aabb& box) const;
+    void grow_to_fit(const Aabb& box);
+    void link(ProxyId id);    // puts the proxy in the cell of its key
+    void unlink(ProxyId id);  // takes it out of its cell
+    float cell_size(int depth) const { return root_size_ / static_cast<float>(1u << depth); }
+    template <class F>
+    void for_each_cell_in_range(int depth, const Aabb& box, F&& f) const;
+
+    glm::vec3 root_min_{0.0f};
+    float root_size_ = 1.0f;
+    int max_depth_ = 10;
+    std::vector<Proxy> proxies_;
+    std::vector<ProxyId> free_proxies_;
+    std::vector<Cell> cells_;
+    std::vector<std::uint32_t> free_cells_;
+    CellTable table_;
+    std::uint32_t level_count_[kMaxDepthLimit + 1] = {};
+    std::size_t live_ = 0;
+};
+
+}  // namespace tumble

@@ -1,0 +1,354 @@
+#include <tumble/broadphase/loose_octree.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include <tumble/error.hpp>
+#include <tumble/narrowphase/validate.hpp>
+
+namespace tumble {
+namespace {
+
+constexpr int kCoordBits = 20;
+constexpr std::uint64_t kCoordMask = (std::uint64_t(1) << kCoordBits) - 1;
+
+std::uint64_t pack(int depth, std::uint32_t x, std::uint32_t y, std::uint32_t z) {
+    return (std::uint64_t(depth) << 60) | (std::uint64_t(x) << 40) | (std::uint64_t(y) << 20) | std::uint64_t(z);
+}
+int key_depth(std::uint64_t key) { return static_cast<int>(key >> 60); }
+std::uint32_t key_coord(std::uint64_t key, int axis) {
+    return static_cast<std::uint32_t>((key >> (40 - 20 * axis)) & kCoordMask);
+}
+
+std::uint64_t mix(std::uint64_t k) {  // splitmix64 finaliser
+    k ^= k >> 30;
+    k *= 0xbf58476d1ce4e5b9ull;
+    k ^= k >> 27;
+    k *= 0x94d049bb133111ebull;
+    k ^= k >> 31;
+    return k;
+}
+
+float largest_side(const Aabb& box) {
+    const glm::vec3 s = box.max - box.min;
+    return std::max({s.x, s.y, s.z});
+}
+
+// Cell ranges are widened by this fraction of a cell so that float rounding in the depth and cell choice can never
+// drop a pair: a wider range only costs a few extra AABB tests.
+constexpr float kRangeSlack = 1e-3f;
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------------------------
+// CellTable
+
+std::uint32_t LooseOctree::CellTable::find(std::uint64_t key) const {
+    if (keys_.empty()) return kFreeSlot;
+    const std::size_t mask = keys_.size() - 1;
+    for (std::size_t i = mix(key) & mask;; i = (i + 1) & mask) {
+        if (keys_[i] == key) return values_[i];
+        if (keys_[i] == kEmpty) return kFreeSlot;
+    }
+}
+
+void LooseOctree::CellTable::insert(std::uint64_t key, std::uint32_t value) {
+    if ((size_ + 1) * 2 > keys_.size()) grow();
+    const std::size_t mask = keys_.size() - 1;
+    std::size_t i = mix(key) & mask;
+    while (keys_[i] != kEmpty && keys_[i] != key) i = (i + 1) & mask;
+    if (keys_[i] == kEmpty) ++size_;
+    keys_[i] = key;
+    values_[i] = value;
+}
+
+void LooseOctree::CellTable::erase(std::uint64_t key) {
+    if (keys_.empty()) return;
+    const std::size_t mask = keys_.size() - 1;
+    std::size_t i = mix(key) & mask;
+    while (keys_[i] != key) {
+        if (keys_[i] == kEmpty) return;
+        i = (i + 1) & mask;
+    }
+    // Backward-shift deletion: pull later entries of the probe run into the hole when their home slot allows it.
+    std::size_t j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (keys_[j] == kEmpty) break;
+        const std::size_t home = mix(keys_[j]) & mask;
+        const bool home_in_gap = (i <= j) ? (home > i && home <= j) : (home > i || home <= j);
+        if (!home_in_gap) {
+            keys_[i] = keys_[j];
+            values_[i] = values_[j];
+            i = j;
+        }
+    }
+    keys_[i] = kEmpty;
+    --size_;
+}
+
+void LooseOctree::CellTable::clear() {
+    std::fill(keys_.begin(), keys_.end(), kEmpty);
+    size_ = 0;
+}
+
+void LooseOctree::CellTable::grow() {
+    std::vector<std::uint64_t> old_keys = std::move(keys_);
+    std::vector<std::uint32_t> old_values = std::move(values_);
+    const std::size_t capacity = std::max<std::size_t>(64, old_keys.size() * 2);
+    keys_.assign(capacity, kEmpty);
+    values_.assign(capacity, 0);
+    size_ = 0;
+    for (std::size_t i = 0; i < old_keys.size(); ++i)
+        if (old_keys[i] != kEmpty) insert(old_keys[i], old_values[i]);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// LooseOctree
+
+LooseOctree::LooseOctree(const Aabb& bound, int max_depth) {
+    require_valid(bound, "LooseOctree: bound");
+    if (max_depth < 0 || max_depth > kMaxDepthLimit)
+        throw InvalidArgument("LooseOctree: max_depth is " + std::to_string(max_depth) + " (must be 0.." +
+                              std::to_string(kMaxDepthLimit) + ")");
+    const float side = largest_side(bound);
+    if (!(side > 0.0f)) throw InvalidArgument("LooseOctree: bound has zero size");
+    root_size_ = side;
+    root_min_ = bound.center() - glm::vec3(0.5f * side);
+    max_depth_ = max_depth;
+}
+
+std::uint64_t LooseOctree::key_for(const Aabb& box) const {
+    const float size = largest_side(box);
+    int depth = max_depth_;
+    if (size > 0.0f) {
+        depth = std::min(max_depth_, std::ilogb(root_size_ / size));
+        while (depth > 0 && size > cell_size(depth)) --depth;  // guard against the division rounding up
+        depth = std::max(depth, 0);
+    }
+    const float s = cell_size(depth);
+    const std::uint32_t last = (1u << depth) - 1u;
+    const glm::vec3 c = (box.center() - root_min_) / s;
+    std::uint32_t coord[3];
+    for (int k = 0; k < 3; ++k) {
+        const float f = std::floor(c[k]);
+        coord[k] = f <= 0.0f ? 0u : std::min(last, static_cast<std::uint32_t>(f));
+    }
+    return pack(depth, coord[0], coord[1], coord[2]);
+}
+
+bool LooseOctree::fits_root(const Aabb& box) const {
+    const glm::vec3 c = box.center();
+    const glm::vec3 hi = root_min_ + glm::vec3(root_size_);
+    return largest_side(box) <= root_size_ && c.x >= root_min_.x && c.y >= root_min_.y && c.z >= root_min_.z &&
+           c.x < hi.x && c.y < hi.y && c.z < hi.z;
+}
+
+void LooseOctree::grow_to_fit(const Aabb& box) {
+    while (!fits_root(box)) {
+        const glm::vec3 c = box.center();
+        for (int k = 0; k < 3; ++k)
+            if (c[k] < root_min_[k]) root_min_[k] -= root_size_;
+        root_size_ *= 2.0f;
+    }
+    // Re-insert every live proxy under the new root.
+    table_.clear();
+    for (Cell& cell : cells_) cell.proxies.clear();
+    free_cells_.clear();
+    for (std::uint32_t i = static_cast<std::uint32_t>(cells_.size()); i-- > 0;) free_cells_.push_back(i);
+    std::fill(std::begin(level_count_), std::end(level_count_), 0u);
+    for (ProxyId id = 0; id < proxies_.size(); ++id) {
+        if (proxies_[id].cell == kFreeSlot) continue;
+        proxies_[id].key = key_for(proxies_[id].box);
+        link(id);
+    }
+}
+
+void LooseOctree::link(ProxyId id) {
+    Proxy& p = proxies_[id];
+    std::uint32_t index = table_.find(p.key);
+    if (index == kFreeSlot) {
+        if (!free_cells_.empty()) {
+            index = free_cells_.back();
+            free_cells_.pop_back();
+        } else {
+            index = static_cast<std::uint32_t>(cells_.size());
+            cells_.emplace_back();
+        }
+        cells_[index].key = p.key;
+        table_.insert(p.key, index);
+    }
+    Cell& cell = cells_[index];
+    p.cell = index;
+    p.slot = static_cast<std::uint32_t>(cell.proxies.size());
+    cell.proxies.push_back(id);
+    ++level_count_[key_depth(p.key)];
+}
+
+void LooseOctree::unlink(ProxyId id) {
+    Proxy& p = proxies_[id];
+    Cell& cell = cells_[p.cell];
+    const ProxyId moved = cell.proxies.back();
+    cell.proxies[p.slot] = moved;
+    proxies_[moved].slot = p.slot;
+    cell.proxies.pop_back();
+    --level_count_[key_depth(p.key)];
+    if (cell.proxies.empty()) {
+        table_.erase(cell.key);
+        free_cells_.push_back(p.cell);
+    }
+}
+
+ProxyId LooseOctree::insert(const Aabb& box, std::uint64_t user_data) {
+    require_valid(box, "LooseOctree::insert: box");
+    if (!fits_root(box)) grow_to_fit(box);
+    ProxyId id;
+    if (!free_proxies_.empty()) {
+        id = free_proxies_.back();
+        free_proxies_.pop_back();
+    } else {
+        id = static_cast<ProxyId>(proxies_.size());
+        proxies_.emplace_back();
+    }
+    Proxy& p = proxies_[id];
+    p.box = box;
+    p.user_data = user_data;
+    p.key = key_for(box);
+    link(id);
+    ++live_;
+    return id;
+}
+
+void LooseOctree::update(ProxyId id, const Aabb& box) {
+    if (!contains(id)) throw InvalidArgument("LooseOctree::update: proxy " + std::to_string(id) + " does not exist");
+    require_valid(box, "LooseOctree::update: box");
+    Proxy& p = proxies_[id];
+    p.box = box;
+    if (!fits_root(box)) {
+        grow_to_fit(box);  // re-inserts everything, this proxy with its new box included
+        return;
+    }
+    const std::uint64_t key = key_for(box);
+    if (key == p.key) return;
+    unlink(id);
+    p.key = key;
+    link(id);
+}
+
+void LooseOctree::remove(ProxyId id) {
+    if (!contains(id)) throw InvalidArgument("LooseOctree::remove: proxy " + std::to_string(id) + " does not exist");
+    unlink(id);
+    proxies_[id].cell = kFreeSlot;
+    free_proxies_.push_back(id);
+    --live_;
+}
+
+template <class F>
+void LooseOctree::for_each_cell_in_range(int depth, const Aabb& box, F&& f) const {
+    // Cell j's loose bound on an axis is [(j - 0.5) s, (j + 1.5) s] from the root corner; it meets [lo, hi] when
+    // j >= lo/s - 1.5 and j <= hi/s + 0.5.
+    const float s = cell_size(depth);
+    const std::int64_t last = (std::int64_t(1) << depth) - 1;
+    std::int64_t from[3], to[3];
+    for (int k = 0; k < 3; ++k) {
+        const float lo = (box.min[k] - root_min_[k]) / s - 1.5f - kRangeSlack;
+        const float hi = (box.max[k] - root_min_[k]) / s + 0.5f + kRangeSlack;
+        from[k] = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil(std::max(lo, -1.0f))));
+        to[k] = std::min<std::int64_t>(last, static_cast<std::int64_t>(std::floor(std::min(hi, float(last) + 1.0f))));
+        if (from[k] > to[k]) return;
+    }
+    for (std::int64_t x = from[0]; x <= to[0]; ++x)
+        for (std::int64_t y = from[1]; y <= to[1]; ++y)
+            for (std::int64_t z = from[2]; z <= to[2]; ++z) {
+                const std::uint32_t index = table_.find(
+                    pack(depth, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), static_cast<std::uint32_t>(z)));
+                if (index != kFreeSlot) f(cells_[index]);
+            }
+}
+
+void LooseOctree::find_pairs(std::vector<ProxyPair>& out) const {
+    auto emit = [&](ProxyId a, ProxyId b) {
+        if (proxies_[a].box.overlaps(proxies_[b].box)) out.push_back(a < b ? ProxyPair{a, b} : ProxyPair{b, a});
+    };
+    for (const Cell& cell : cells_) {
+        const std::vector<ProxyId>& own = cell.proxies;
+        if (own.empty()) continue;
+        Aabb reach = Aabb::empty();
+        for (ProxyId id : own) reach = reach.merged(proxies_[id].box);
+
+        for (std::size_t i = 0; i < own.size(); ++i)
+            for (std::size_t j = i + 1; j < own.size(); ++j) emit(own[i], own[j]);
+
+        const int depth = key_depth(cell.key);
+        // Same depth: each pair of neighbouring cells once, from the one with the smaller key.
+        for_each_cell_in_range(depth, reach, [&](const Cell& other) {
+            if (other.key <= cell.key) return;
+            for (ProxyId a : own)
+                for (ProxyId b : other.proxies) emit(a, b);
+        });
+        // Shallower levels: every pair across levels is found from its deeper cell.
+        for (int level = 0; level < depth; ++level) {
+            if (level_count_[level] == 0) continue;
+            for_each_cell_in_range(level, reach, [&](const Cell& other) {
+                for (ProxyId a : own)
+                    for (ProxyId b : other.proxies) emit(a, b);
+            });
+        }
+    }
+}
+
+void LooseOctree::query(const Aabb& box, std::vector<ProxyId>& out) const {
+    for (int level = 0; level <= max_depth_; ++level) {
+        if (level_count_[level] == 0) continue;
+        for_each_cell_in_range(level, box, [&](const Cell& cell) {
+            for (ProxyId id : cell.proxies)
+                if (proxies_[id].box.overlaps(box)) out.push_back(id);
+        });
+    }
+}
+
+std::string LooseOctree::validate() const {
+    std::uint32_t counts[kMaxDepthLimit + 1] = {};
+    std::size_t live = 0;
+    for (ProxyId id = 0; id < proxies_.size(); ++id) {
+        const Proxy& p = proxies_[id];
+        if (p.cell == kFreeSlot) continue;
+        ++live;
+        const std::string who = "proxy " + std::to_string(id);
+        if (p.key != key_for(p.box)) return who + " is not in the cell its size and centre select";
+        if (p.cell >= cells_.size()) return who + " points to a cell that does not exist";
+        const Cell& cell = cells_[p.cell];
+        if (cell.key != p.key) return who + " points to a cell with another key";
+        if (p.slot >= cell.proxies.size() || cell.proxies[p.slot] != id)
+            return who + " is not at its slot in its cell";
+        const int depth = key_depth(p.key);
+        const float s = cell_size(depth);
+        for (int k = 0; k < 3; ++k) {
+            const float lo = root_min_[k] + (static_cast<float>(key_coord(p.key, k)) - 0.5f) * s;
+            const float hi = lo + 2.0f * s;
+            const float tol = 1e-4f * s;
+            if (p.box.min[k] < lo - tol || p.box.max[k] > hi + tol)
+                return who + " sticks out of its cell's loose bound";
+        }
+        ++counts[depth];
+    }
+    if (live != live_) return "live proxy count is wrong";
+    std::size_t occupied = 0;
+    for (std::uint32_t index = 0; index < cells_.size(); ++index) {
+        const Cell& cell = cells_[index];
+        if (cell.proxies.empty()) continue;
+        ++occupied;
+        if (table_.find(cell.key) != index) return "cell " + std::to_string(index) + " is missing from the hash table";
+        for (std::size_t slot = 0; slot < cell.proxies.size(); ++slot) {
+            const ProxyId id = cell.proxies[slot];
+            if (!contains(id) || proxies_[id].cell != index || proxies_[id].slot != slot)
+                return "cell " + std::to_string(index) + " lists a proxy that does not point back to it";
+        }
+    }
+    if (occupied != table_.size()) return "the hash table holds cells that are empty";
+    for (int d = 0; d <= kMaxDepthLimit; ++d)
+        if (counts[d] != level_count_[d]) return "the proxy count of level " + std::to_string(d) + " is wrong";
+    return {};
+}
+
+}  // namespace tumble
