@@ -1,0 +1,149 @@
+#include <tumble/engine/mesh.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string_view>
+
+#include <tiny_obj_loader.h>
+
+#include <tumble/error.hpp>
+#include <tumble/narrowphase/validate.hpp>
+
+namespace tumble {
+
+std::string TriangleMesh::validate() const {
+    if (indices.size() % 3 != 0)
+        return "the index count " + std::to_string(indices.size()) + " is not a multiple of 3";
+    for (std::size_t v = 0; v < vertices.size(); ++v) {
+        const glm::vec3& p = vertices[v];
+        if (!(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)))
+            return "vertex " + std::to_string(v) + " is not finite";
+    }
+    for (std::size_t t = 0; t < triangle_count(); ++t) {
+        for (int k = 0; k < 3; ++k)
+            if (indices[3 * t + k] >= vertices.size())
+                return "triangle " + std::to_string(t) + " uses vertex " + std::to_string(indices[3 * t + k]) +
+                       " but the mesh has " + std::to_string(vertices.size()) + " vertices";
+        const std::string problem = tumble::validate(triangle(t));
+        if (!problem.empty()) return "triangle " + std::to_string(t) + ": " + problem;
+    }
+    return {};
+}
+
+namespace {
+
+std::vector<std::string_view> fields(std::string_view line) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+        const std::size_t start = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
+        if (i > start) out.push_back(line.substr(start, i - start));
+    }
+    return out;
+}
+
+// Builds 'text' without the operator+(const char*, string&&) chain that trips GCC 12's -Wrestrict false positive.
+std::string quote(std::string_view text) {
+    std::string s(1, '\'');
+    s.append(text);
+    s.push_back('\'');
+    return s;
+}
+
+bool parse_float(std::string_view s, float& out) {
+    const char* end = s.data() + s.size();
+    auto [ptr, ec] = std::from_chars(s.data(), end, out);
+    return ec == std::errc() && ptr == end && std::isfinite(out);
+}
+
+bool parse_int(std::string_view s, long& out) {
+    const char* end = s.data() + s.size();
+    auto [ptr, ec] = std::from_chars(s.data(), end, out);
+    return ec == std::errc() && ptr == end;
+}
+
+// tinyobjloader accepts malformed numbers silently (as 0), so the file is first checked line by line here to give
+// errors with their line numbers; then tinyobjloader reads it.
+void check_obj_lines(const std::filesystem::path& path, std::istream& in, std::vector<SpawnPoint>& spawns) {
+    std::string line;
+    long vertices = 0;
+    long number = 0;
+    auto fail = [&](const std::string& why) {
+        throw FileError(path.string() + ":" + std::to_string(number) + ": " + why);
+    };
+    while (std::getline(in, line)) {
+        ++number;
+        const std::vector<std::string_view> f = fields(line);
+        if (f.empty()) continue;
+        if (f[0] == "v") {
+            if (f.size() != 4 && f.size() != 5 && f.size() != 7)
+                fail("a 'v' line needs x y z (optionally w, or r g b), found " + std::to_string(f.size() - 1) +
+                     " values");
+            for (std::size_t k = 1; k < f.size(); ++k) {
+                float value;
+                if (!parse_float(f[k], value)) fail(quote(f[k]) + " is not a finite number");
+            }
+            ++vertices;
+        } else if (f[0] == "f") {
+            if (f.size() < 4) fail("an 'f' line needs at least 3 vertices");
+            for (std::size_t k = 1; k < f.size(); ++k) {
+                const std::string_view ref = f[k].substr(0, f[k].find('/'));
+                long index;
+                if (!parse_int(ref, index)) fail(quote(f[k]) + " is not a vertex index");
+                const long resolved = index < 0 ? vertices + index + 1 : index;
+                if (index == 0 || resolved < 1 || resolved > vertices)
+                    fail("vertex index " + std::to_string(index) + " is out of range (" + std::to_string(vertices) +
+                         " vertices defined so far)");
+            }
+        } else if (f[0] == "#" && f.size() >= 2 && f[1] == "spawn") {
+            SpawnPoint s;
+            if (f.size() != 6) fail("a '# spawn' line needs CLASS x y z");
+            s.class_name = std::string(f[2]);
+            for (int k = 0; k < 3; ++k)
+                if (!parse_float(f[3 + k], s.position[k])) fail(quote(f[3 + k]) + " is not a finite number");
+            spawns.push_back(s);
+        }
+    }
+}
+
+}  // namespace
+
+ObjFile load_obj(const std::filesystem::path& path, bool drop_degenerate) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw FileError(path.string() + ": cannot open the file (missing or unreadable)");
+    ObjFile out;
+    check_obj_lines(path, in, out.spawns);
+
+    tinyobj::ObjReaderConfig config;
+    config.triangulate = true;
+    config.vertex_color = false;
+    tinyobj::ObjReader reader;
+    if (!reader.ParseFromFile(path.string(), config))
+        throw FileError(path.string() + ": " + reader.Error());
+
+    const tinyobj::attrib_t& attrib = reader.GetAttrib();
+    const std::size_t vertex_count = attrib.vertices.size() / 3;
+    out.mesh.vertices.resize(vertex_count);
+    for (std::size_t v = 0; v < vertex_count; ++v)
+        out.mesh.vertices[v] = {attrib.vertices[3 * v], attrib.vertices[3 * v + 1], attrib.vertices[3 * v + 2]};
+    for (const tinyobj::shape_t& shape : reader.GetShapes()) {
+        const std::vector<tinyobj::index_t>& idx = shape.mesh.indices;
+        for (std::size_t t = 0; t + 2 < idx.size(); t += 3) {
+            const std::uint32_t tri[3] = {static_cast<std::uint32_t>(idx[t].vertex_index),
+                                          static_cast<std::uint32_t>(idx[t + 1].vertex_index),
+                                          static_cast<std::uint32_t>(idx[t + 2].vertex_index)};
+            if (drop_degenerate) {
+                const Triangle candidate{out.mesh.vertices[tri[0]], out.mesh.vertices[tri[1]], out.mesh.vertices[tri[2]]};
+                if (!validate(candidate).empty()) continue;
+            }
+            out.mesh.indices.insert(out.mesh.indices.end(), tri, tri + 3);
+        }
+    }
+    return out;
+}
+
+}  // namespace tumble

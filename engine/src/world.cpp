@@ -1,0 +1,362 @@
+#include <tumble/engine/world.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <tumble/broadphase/loose_octree.hpp>
+#include <tumble/broadphase/mesh_index.hpp>
+#include <tumble/error.hpp>
+#include <tumble/narrowphase/sat.hpp>
+
+namespace tumble {
+namespace {
+
+bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+std::string describe(const glm::vec3& v) {
+    return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
+}
+
+void require_finite(const glm::vec3& v, const char* where, const char* what) {
+    if (!finite(v)) throw InvalidArgument(std::string(where) + ": " + what + " " + describe(v) + " is not finite");
+}
+
+// Unit quaternion from user input, or an exception. A length within 1e-3 of one is normalised.
+glm::quat checked_orientation(const glm::quat& q, const char* where) {
+    if (!(std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z)))
+        throw InvalidArgument(std::string(where) + ": orientation is not finite");
+    const float len = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+    if (!(std::abs(len - 1.0f) <= 1e-3f))
+        throw InvalidArgument(std::string(where) + ": orientation has length " + std::to_string(len) +
+                              " (a rotation quaternion must have length 1)");
+    return q / len;
+}
+
+void check_body_def(const BodyDef& def, const char* where) {
+    require_finite(def.position, where, "position");
+    require_finite(def.half_extents, where, "half_extents");
+    require_finite(def.velocity, where, "velocity");
+    for (int k = 0; k < 3; ++k)
+        if (def.half_extents[k] < 0.0f)
+            throw InvalidArgument(std::string(where) + ": half_extents " + describe(def.half_extents) +
+                                  " has a negative component (must be >= 0)");
+    if (!(std::isfinite(def.mass) && def.mass >= 0.0f))
+        throw InvalidArgument(std::string(where) + ": mass " + std::to_string(def.mass) +
+                              " must be finite and >= 0 (0 makes the body static)");
+    checked_orientation(def.orientation, where);
+}
+
+}  // namespace
+
+void validate(const WorldSettings& s) {
+    require_finite(s.gravity, "WorldSettings", "gravity");
+    if (!(std::isfinite(s.broadphase_margin) && s.broadphase_margin >= 0.0f))
+        throw InvalidArgument("WorldSettings: broadphase_margin is " + std::to_string(s.broadphase_margin) +
+                              " (must be finite and >= 0)");
+    validate(s.solver);
+}
+
+struct World::Impl {
+    struct Body {
+        glm::vec3 position{0.0f};
+        glm::quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
+        glm::vec3 half_extents{0.0f};
+        glm::vec3 velocity{0.0f};
+        float mass = 0.0f;
+        std::uint32_t generation = 0;  // odd-free scheme: bumped on destroy; 0 never used for a live body
+        bool alive = false;
+        ProxyId proxy = kNullProxy;
+
+        Obb obb_at(const glm::vec3& center) const { return {center, glm::mat3_cast(orientation), half_extents}; }
+    };
+    struct Mesh {
+        MeshIndex index;
+        std::uint32_t generation = 0;
+        bool alive = false;
+    };
+    // Where a solver TriangleRef came from.
+    struct TriangleOrigin {
+        std::uint32_t mesh;
+        std::uint32_t triangle;
+    };
+
+    WorldSettings settings;
+    std::vector<Body> bodies;
+    std::vector<std::uint32_t> free_bodies;
+    std::size_t live_bodies = 0;
+    std::vector<Mesh> meshes;
+    std::vector<std::uint32_t> free_meshes;
+    LooseOctree octree;
+    PositionSolver solver;
+    std::vector<ContactRecord> contacts;
+    StepStats stats;
+
+    // Per-step scratch, kept between steps so that steady-state steps reuse the memory.
+    std::vector<SolverBody> solver_bodies;
+    std::vector<ProxyPair> proxy_pairs;
+    std::vector<BodyPairRef> body_pairs;
+    std::vector<TriangleRef> triangle_refs;
+    std::vector<TriangleOrigin> triangle_origins;
+    std::vector<std::uint32_t> query_result;
+
+    Body& live_body(BodyId id, const char* where) {
+        if (id.is_null() || id.index >= bodies.size() || !bodies[id.index].alive ||
+            bodies[id.index].generation != id.generation)
+            throw InvalidArgument(std::string(where) + ": body id {" + std::to_string(id.index) + ", " +
+                                  std::to_string(id.generation) + "} does not name a live body");
+        return bodies[id.index];
+    }
+    Mesh& live_mesh(MeshId id, const char* where) {
+        if (id.is_null() || id.index >= meshes.size() || !meshes[id.index].alive ||
+            meshes[id.index].generation != id.generation)
+            throw InvalidArgument(std::string(where) + ": mesh id {" + std::to_string(id.index) + ", " +
+                                  std::to_string(id.generation) + "} does not name a live mesh");
+        return meshes[id.index];
+    }
+    BodyId id_of(std::uint32_t slot) const { return {slot, bodies[slot].generation}; }
+
+    Aabb proxy_box(const Body& b) const { return b.obb_at(b.position).aabb().expanded(settings.broadphase_margin); }
+
+    void step(float dt);
+};
+
+World::World(const WorldSettings& settings) : impl_(std::make_unique<Impl>()) {
+    validate(settings);
+    impl_->settings = settings;
+}
+World::~World() = default;
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+
+const WorldSettings& World::settings() const { return impl_->settings; }
+
+void World::set_settings(const WorldSettings& settings) {
+    validate(settings);
+    impl_->settings = settings;
+}
+
+BodyId World::create_body(const BodyDef& def) {
+    check_body_def(def, "World::create_body");
+    Impl& w = *impl_;
+    Impl::Body body;
+    body.position = def.position;
+    body.orientation = checked_orientation(def.orientation, "World::create_body");
+    body.half_extents = def.half_extents;
+    body.velocity = def.mass == 0.0f ? glm::vec3(0.0f) : def.velocity;
+    body.mass = def.mass;
+    body.alive = true;
+
+    std::uint32_t slot;
+    if (!w.free_bodies.empty()) {
+        slot = w.free_bodies.back();
+        body.generation = w.bodies[slot].generation;
+    } else {
+        slot = static_cast<std::uint32_t>(w.bodies.size());
+        body.generation = 1;
+    }
+    // The octree insert is the only step that can fail now (it validates the box again); do it before committing.
+    body.proxy = w.octree.insert(w.proxy_box(body), slot);
+    if (!w.free_bodies.empty()) {
+        w.free_bodies.pop_back();
+        w.bodies[slot] = body;
+    } else {
+        w.bodies.push_back(body);
+    }
+    ++w.live_bodies;
+    return {slot, body.generation};
+}
+
+void World::destroy_body(BodyId id) {
+    Impl& w = *impl_;
+    Impl::Body& body = w.live_body(id, "World::destroy_body");
+    w.octree.remove(body.proxy);
+    body.alive = false;
+    body.proxy = kNullProxy;
+    body.generation = body.generation == 0xffffffffu ? 1u : body.generation + 1u;
+    w.free_bodies.push_back(id.index);
+    --w.live_bodies;
+    // Contacts that name the destroyed body would dangle: drop them.
+    std::erase_if(w.contacts, [&](const ContactRecord& c) { return c.a == id || c.b == id; });
+}
+
+bool World::is_valid(BodyId id) const {
+    const Impl& w = *impl_;
+    return !id.is_null() && id.index < w.bodies.size() && w.bodies[id.index].alive &&
+           w.bodies[id.index].generation == id.generation;
+}
+
+std::size_t World::body_count() const { return impl_->live_bodies; }
+
+BodyState World::body(BodyId id) const {
+    const Impl::Body& b = impl_->live_body(id, "World::body");
+    return {b.position, b.orientation, b.half_extents, b.velocity, b.mass};
+}
+
+Obb World::obb(BodyId id) const {
+    const Impl::Body& b = impl_->live_body(id, "World::obb");
+    return b.obb_at(b.position);
+}
+
+void World::set_position(BodyId id, const glm::vec3& position) {
+    Impl::Body& b = impl_->live_body(id, "World::set_position");
+    require_finite(position, "World::set_position", "position");
+    Impl::Body moved = b;
+    moved.position = position;
+    impl_->octree.update(b.proxy, impl_->proxy_box(moved));
+    b.position = position;
+}
+
+void World::set_velocity(BodyId id, const glm::vec3& velocity) {
+    Impl::Body& b = impl_->live_body(id, "World::set_velocity");
+    require_finite(velocity, "World::set_velocity", "velocity");
+    if (b.mass != 0.0f) b.velocity = velocity;
+}
+
+void World::set_orientation(BodyId id, const glm::quat& orientation) {
+    Impl::Body& b = impl_->live_body(id, "World::set_orientation");
+    Impl::Body turned = b;
+    turned.orientation = checked_orientation(orientation, "World::set_orientation");
+    impl_->octree.update(b.proxy, impl_->proxy_box(turned));
+    b.orientation = turned.orientation;
+}
+
+MeshId World::add_mesh(const TriangleMesh& mesh) {
+    const std::string problem = mesh.validate();
+    if (!problem.empty()) throw InvalidArgument("World::add_mesh: " + problem);
+    Impl& w = *impl_;
+    std::vector<Triangle> triangles(mesh.triangle_count());
+    for (std::size_t t = 0; t < triangles.size(); ++t) triangles[t] = mesh.triangle(t);
+    Impl::Mesh m;
+    m.index = MeshIndex(std::move(triangles));
+    m.alive = true;
+    std::uint32_t slot;
+    if (!w.free_meshes.empty()) {
+        slot = w.free_meshes.back();
+        w.free_meshes.pop_back();
+        m.generation = w.meshes[slot].generation;
+        w.meshes[slot] = std::move(m);
+    } else {
+        slot = static_cast<std::uint32_t>(w.meshes.size());
+        m.generation = 1;
+        w.meshes.push_back(std::move(m));
+    }
+    return {slot, w.meshes[slot].generation};
+}
+
+void World::remove_mesh(MeshId id) {
+    Impl& w = *impl_;
+    Impl::Mesh& m = w.live_mesh(id, "World::remove_mesh");
+    m.index = MeshIndex();
+    m.alive = false;
+    m.generation = m.generation == 0xffffffffu ? 1u : m.generation + 1u;
+    w.free_meshes.push_back(id.index);
+    std::erase_if(w.contacts, [&](const ContactRecord& c) { return c.mesh == id; });
+}
+
+std::size_t World::mesh_triangle_count(MeshId id) const { return impl_->live_mesh(id, "World::mesh_triangle_count").index.size(); }
+
+void World::step(float dt) {
+    if (!(std::isfinite(dt) && dt > 0.0f))
+        throw InvalidArgument("World::step: dt is " + std::to_string(dt) + " (must be finite and > 0 seconds)");
+    impl_->step(dt);
+}
+
+void World::Impl::step(float dt) {
+    const std::uint32_t n = static_cast<std::uint32_t>(bodies.size());
+
+    // Stage 1: predict. Every slot gets a solver body (free slots are inert) so solver index == slot index.
+    solver_bodies.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        Body& b = bodies[i];
+        SolverBody& s = solver_bodies[i];
+        s.start_position = b.position;
+        s.axes = glm::mat3_cast(b.orientation);
+        s.half_extents = b.half_extents;
+        s.dynamic = b.alive && b.mass != 0.0f;
+        if (s.dynamic) b.velocity += settings.gravity * dt;
+        s.position = s.dynamic ? b.position + b.velocity * dt : b.position;
+    }
+
+    // Stage 2: broadphase. Proxies cover the motion from the start to the predicted position, plus a margin.
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const Body& b = bodies[i];
+        if (!b.alive || b.mass == 0.0f) continue;
+        const Obb from{solver_bodies[i].start_position, solver_bodies[i].axes, b.half_extents};
+        const Obb to{solver_bodies[i].position, solver_bodies[i].axes, b.half_extents};
+        octree.update(b.proxy, from.aabb().merged(to.aabb()).expanded(settings.broadphase_margin));
+    }
+    proxy_pairs.clear();
+    octree.find_pairs(proxy_pairs);
+    body_pairs.clear();
+    for (const ProxyPair& p : proxy_pairs) {
+        auto a = static_cast<std::uint32_t>(octree.user_data(p.a));
+        auto b = static_cast<std::uint32_t>(octree.user_data(p.b));
+        if (!solver_bodies[a].dynamic && !solver_bodies[b].dynamic) continue;
+        if (a > b) std::swap(a, b);
+        body_pairs.push_back({a, b});
+    }
+    // Deterministic processing order, independent of the octree's internal layout.
+    std::sort(body_pairs.begin(), body_pairs.end(),
+              [](const BodyPairRef& x, const BodyPairRef& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+
+    triangle_refs.clear();
+    triangle_origins.clear();
+    for (std::uint32_t i = 0; i < n; ++i) {
+        if (!solver_bodies[i].dynamic) continue;
+        const Aabb box = octree.aabb(bodies[i].proxy);
+        for (std::uint32_t m = 0; m < meshes.size(); ++m) {
+            if (!meshes[m].alive) continue;
+            query_result.clear();
+            meshes[m].index.query(box, query_result);
+            std::sort(query_result.begin(), query_result.end());
+            for (std::uint32_t t : query_result) {
+                triangle_refs.push_back({i, meshes[m].index.triangle(t)});
+                triangle_origins.push_back({m, t});
+            }
+        }
+    }
+    stats.body_pairs = body_pairs.size();
+    stats.triangle_pairs = triangle_refs.size();
+
+    // Stage 3: narrowphase and position correction, iterated.
+    solver.solve(solver_bodies, body_pairs, triangle_refs, settings.solver);
+
+    // Stage 4: velocities from the corrected positions.
+    for (std::uint32_t i = 0; i < n; ++i) {
+        if (!solver_bodies[i].dynamic) continue;
+        Body& b = bodies[i];
+        b.velocity = (solver_bodies[i].position - b.position) / dt;
+        b.position = solver_bodies[i].position;
+    }
+
+    // Stage 5: report the contacts left at the final positions.
+    contacts.clear();
+    for (const BodyPairRef& p : body_pairs) {
+        if (const std::optional<Contact> c = collide(solver_bodies[p.a].obb(), solver_bodies[p.b].obb()))
+            contacts.push_back({id_of(p.a), id_of(p.b), MeshId{}, 0, *c});
+    }
+    for (std::size_t k = 0; k < triangle_refs.size(); ++k) {
+        const SolverBody& s = solver_bodies[triangle_refs[k].body];
+        if (const std::optional<Contact> c = mesh_contact(s.obb(), triangle_refs[k].triangle, s.start_position)) {
+            const TriangleOrigin& o = triangle_origins[k];
+            contacts.push_back({id_of(triangle_refs[k].body), BodyId{}, MeshId{o.mesh, meshes[o.mesh].generation},
+                                o.triangle, *c});
+        }
+    }
+    stats.contacts = contacts.size();
+
+    // Proxies back to the bodies' final boxes (static bodies never moved).
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (solver_bodies[i].dynamic) octree.update(bodies[i].proxy, proxy_box(bodies[i]));
+}
+
+std::span<const ContactRecord> World::contacts() const { return impl_->contacts; }
+const StepStats& World::stats() const { return impl_->stats; }
+std::uint32_t World::slot_count() const { return static_cast<std::uint32_t>(impl_->bodies.size()); }
+BodyId World::id_at(std::uint32_t slot) const {
+    return impl_->bodies[slot].alive ? impl_->id_of(slot) : BodyId{};
+}
+
+}  // namespace tumble
