@@ -1,0 +1,128 @@
+#include "drop_scene.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+namespace tumble::samples {
+
+glm::quat Rng::rotation() {
+    const double u1 = uniform(), u2 = uniform(), u3 = uniform();
+    const double two_pi = 6.283185307179586;
+    const double a = std::sqrt(1.0 - u1), b = std::sqrt(u1);
+    return glm::normalize(glm::quat(static_cast<float>(b * std::cos(two_pi * u3)),
+                                    static_cast<float>(a * std::sin(two_pi * u2)),
+                                    static_cast<float>(a * std::cos(two_pi * u2)),
+                                    static_cast<float>(b * std::sin(two_pi * u3))));
+}
+
+std::vector<BodyDef> spawn_boxes(const TriangleMesh& level, const DropOptions& options) {
+    std::vector<Triangle> triangles(level.triangle_count());
+    for (std::size_t t = 0; t < triangles.size(); ++t) triangles[t] = level.triangle(t);
+    const MeshIndex index(triangles);
+
+    // Floor triangles, with their cumulative area for area-weighted picking.
+    std::vector<std::uint32_t> floors;
+    std::vector<double> cumulative;
+    double total = 0.0;
+    for (std::uint32_t t = 0; t < triangles.size(); ++t) {
+        const glm::vec3 n = triangles[t].scaled_normal();
+        const float len = glm::length(n);
+        if (!(len > 0.0f) || n.y / len < options.min_floor_normal_y) continue;
+        total += 0.5 * static_cast<double>(len);
+        floors.push_back(t);
+        cumulative.push_back(total);
+    }
+    if (floors.empty()) throw Error("spawn_boxes: the level has no upward-facing floor triangles");
+
+    Rng rng(options.seed);
+    LooseOctree placed_index(index.bounds().expanded(8.0f));
+    std::vector<BodyDef> placed;
+    std::vector<Obb> placed_boxes;
+    std::vector<std::uint32_t> near_triangles;
+    std::vector<ProxyId> near_boxes;
+    const glm::vec3 horizontal[8] = {{1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1},
+                                     {0.7071068f, 0, 0.7071068f}, {-0.7071068f, 0, 0.7071068f},
+                                     {0.7071068f, 0, -0.7071068f}, {-0.7071068f, 0, -0.7071068f}};
+    const long budget = static_cast<long>(options.boxes) * options.max_attempts_per_box;
+    for (long attempt = 0; attempt < budget && static_cast<int>(placed.size()) < options.boxes; ++attempt) {
+        // A random point on a random floor triangle.
+        const double pick = rng.uniform() * total;
+        const std::size_t k = static_cast<std::size_t>(std::lower_bound(cumulative.begin(), cumulative.end(), pick) -
+                                                       cumulative.begin());
+        const Triangle& floor = triangles[floors[std::min(k, floors.size() - 1)]];
+        const float r1 = std::sqrt(static_cast<float>(rng.uniform())), r2 = static_cast<float>(rng.uniform());
+        const glm::vec3 foot = floor.a * (1.0f - r1) + floor.b * (r1 * (1.0f - r2)) + floor.c * (r1 * r2);
+
+        BodyDef def;
+        def.half_extents = {rng.uniform(options.min_half_extent, options.max_half_extent),
+                            rng.uniform(options.min_half_extent, options.max_half_extent),
+                            rng.uniform(options.min_half_extent, options.max_half_extent)};
+        def.orientation = rng.rotation();
+        const float height = rng.uniform(options.min_height, options.max_height);
+        def.position = foot + glm::vec3(0.0f, height, 0.0f);
+        const Obb box{def.position, glm::mat3_cast(def.orientation), def.half_extents};
+        const float reach = glm::length(def.half_extents);
+
+        // Clear above the floor point up to the top of the box: the box is below any ceiling.
+        if (index.raycast(foot + glm::vec3(0.0f, 1e-3f, 0.0f), {0.0f, 1.0f, 0.0f}, height + reach)) continue;
+        // Inside the level: horizontal rays hit front faces.
+        bool inside = true;
+        for (const glm::vec3& dir : horizontal) {
+            const std::optional<RayHit> hit = index.raycast(def.position, dir, 1e4f);
+            if (!hit || !hit->front_face) {
+                inside = false;
+                break;
+            }
+        }
+        if (!inside) continue;
+        // Touching nothing.
+        const Aabb bounds = box.aabb();
+        near_triangles.clear();
+        index.query(bounds, near_triangles);
+        if (std::any_of(near_triangles.begin(), near_triangles.end(),
+                        [&](std::uint32_t t) { return overlap(box, triangles[t]); }))
+            continue;
+        near_boxes.clear();
+        placed_index.query(bounds, near_boxes);
+        if (std::any_of(near_boxes.begin(), near_boxes.end(),
+                        [&](ProxyId p) { return overlap(box, placed_boxes[placed_index.user_data(p)]); }))
+            continue;
+
+        placed_index.insert(bounds, placed.size());
+        placed_boxes.push_back(box);
+        placed.push_back(def);
+    }
+    if (static_cast<int>(placed.size()) < options.boxes)
+        throw Error("spawn_boxes: placed only " + std::to_string(placed.size()) + " of " +
+                    std::to_string(options.boxes) + " boxes; the level has too little free floor for them");
+    return placed;
+}
+
+std::uint64_t state_hash(const World& world) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    auto feed = [&](float v) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        for (int i = 0; i < 4; ++i) {
+            h ^= (bits >> (8 * i)) & 0xffu;
+            h *= 0x100000001b3ull;
+        }
+    };
+    world.for_each_body([&](BodyId id) {
+        const glm::vec3 p = world.body(id).position;
+        feed(p.x);
+        feed(p.y);
+        feed(p.z);
+    });
+    return h;
+}
+
+std::string hex(std::uint64_t value) {
+    char buffer[19];
+    std::snprintf(buffer, sizeof buffer, "0x%016llx", static_cast<unsigned long long>(value));
+    return buffer;
+}
+
+}  // namespace tumble::samples

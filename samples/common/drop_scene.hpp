@@ -1,0 +1,61 @@
+#pragma once
+/// @file
+/// Scene building shared by the samples, tests and benchmarks: boxes of random size and orientation spawned above
+/// the floors of a real level, inside its playable area and touching nothing.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <tumble/tumble.hpp>
+
+namespace tumble::samples {
+
+/// Small, fast, platform-independent random numbers (splitmix64), so that a seed gives the same scene with every
+/// standard library.
+class Rng {
+public:
+    explicit Rng(std::uint64_t seed) : state_(seed) {}
+    std::uint64_t next() {
+        std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+    /// Uniform in [0, 1).
+    double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+    float uniform(float lo, float hi) { return lo + (hi - lo) * static_cast<float>(uniform()); }
+    /// Uniformly distributed rotation (Shoemake, "Uniform random rotations", Graphics Gems III, 1992).
+    glm::quat rotation();
+
+private:
+    std::uint64_t state_;
+};
+
+/// How to spawn boxes above a level's floors.
+struct DropOptions {
+    int boxes = 1000;
+    std::uint64_t seed = 1;
+    float min_half_extent = 0.1f;  ///< metres
+    float max_half_extent = 0.5f;  ///< metres
+    float min_height = 1.0f;       ///< metres of the box centre above the floor point
+    float max_height = 4.0f;
+    float min_floor_normal_y = 0.7f;  ///< a floor faces up within ~45 degrees
+    int max_attempts_per_box = 400;
+};
+
+/// Spawns `options.boxes` dynamic boxes (mass 1 kg, zero velocity) above upward-facing floor triangles of `level`
+/// (picked with probability proportional to area), each 1-4 m above its floor point, touching no triangle and no
+/// other box, and inside the playable area: every one of 8 horizontal rays from the centre must hit the front of a
+/// level triangle (the levels have no outer hull, so a point outside the level sees back faces or nothing), and the
+/// space straight above the floor point must be clear up to the box. Deterministic for a given seed.
+/// Throws `tumble::Error` when the boxes cannot be placed within the attempt budget.
+std::vector<BodyDef> spawn_boxes(const TriangleMesh& level, const DropOptions& options);
+
+/// FNV-1a 64-bit hash of the bit patterns of every live body's position, in slot order.
+std::uint64_t state_hash(const World& world);
+
+/// "0x" followed by 16 hex digits.
+std::string hex(std::uint64_t value);
+
+}  // namespace tumble::samples
