@@ -34,10 +34,11 @@
 
 namespace tumble {
 
-/// Edge-cross axes whose length |L| = |u x v| (u, v the two unit directions, i.e. the sine of their angle) is below
-/// this are skipped as parallel. Skipping loses at most |L| times the boxes' size of separation, so only pairs
-/// within a relative 1e-6 of touching can be affected.
-inline constexpr double kParallelEpsilon = 1e-6;
+/// Edge-cross axes whose length |L| = |u x v| is below kParallelEpsilon |u| |v| (the sine of the angle between the
+/// edges) are skipped as parallel. Two errors meet here: skipping an axis misses at most about |L| times the
+/// shapes' size of depth or separation, while evaluating it divides double round-off (~1e-16 of the size) by |L|.
+/// At 1e-8 both are ~1e-8 of the size, far below what float input can express.
+inline constexpr double kParallelEpsilon = 1e-8;
 
 /// Face axes are preferred over edge axes within this tolerance. An edge axis is chosen only when its depth is
 /// smaller than the best face depth by more than
