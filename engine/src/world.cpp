@@ -95,6 +95,7 @@ struct World::Impl {
 
     // Per-step scratch, kept between steps so that steady-state steps reuse the memory.
     std::vector<SolverBody> solver_bodies;
+    std::vector<glm::vec3> predicted;  // positions after stage 1, before the solver
     std::vector<ProxyPair> proxy_pairs;
     std::vector<BodyPairRef> body_pairs;
     std::vector<TriangleRef> triangle_refs;
@@ -268,6 +269,7 @@ void World::Impl::step(float dt) {
 
     // Stage 1: predict. Every slot gets a solver body (free slots are inert) so solver index == slot index.
     solver_bodies.resize(n);
+    predicted.resize(n);
     for (std::uint32_t i = 0; i < n; ++i) {
         Body& b = bodies[i];
         SolverBody& s = solver_bodies[i];
@@ -277,6 +279,7 @@ void World::Impl::step(float dt) {
         s.dynamic = b.alive && b.mass != 0.0f;
         if (s.dynamic) b.velocity += settings.gravity * dt;
         s.position = s.dynamic ? b.position + b.velocity * dt : b.position;
+        predicted[i] = s.position;
     }
 
     // Stage 2: broadphase. Proxies cover the motion from the start to the predicted position, plus a margin.
@@ -323,11 +326,14 @@ void World::Impl::step(float dt) {
     // Stage 3: narrowphase and position correction, iterated.
     solver.solve(solver_bodies, body_pairs, triangle_refs, settings.solver);
 
-    // Stage 4: velocities from the corrected positions.
+    // Stage 4: velocities from the corrected positions. v = (x_corrected - x_start) / dt, written as the predicted
+    // velocity plus the solver's correction over dt: equal in exact arithmetic, but the correction is the small
+    // difference of two nearby floats, so a body far from the origin that nothing touched keeps its velocity
+    // exactly instead of picking up the round-off of the whole displacement.
     for (std::uint32_t i = 0; i < n; ++i) {
         if (!solver_bodies[i].dynamic) continue;
         Body& b = bodies[i];
-        b.velocity = (solver_bodies[i].position - b.position) / dt;
+        b.velocity += (solver_bodies[i].position - predicted[i]) / dt;
         b.position = solver_bodies[i].position;
     }
 
