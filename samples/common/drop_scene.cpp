@@ -1,6 +1,8 @@
 #include "drop_scene.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <limits>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -98,6 +100,39 @@ std::vector<BodyDef> spawn_boxes(const TriangleMesh& level, const DropOptions& o
         throw Error("spawn_boxes: placed only " + std::to_string(placed.size()) + " of " +
                     std::to_string(options.boxes) + " boxes; the level has too little free floor for them");
     return placed;
+}
+
+DropResult run_drop(const std::filesystem::path& level, const DropOptions& options, int steps, float dt,
+                    const std::function<void(int, double, const World&)>& progress) {
+    const ObjFile file = load_obj(level);
+    World world;
+    world.add_mesh(file.mesh);
+    float lowest = std::numeric_limits<float>::max();
+    for (const glm::vec3& v : file.mesh.vertices) lowest = std::min(lowest, v.y);
+    std::vector<BodyId> ids;
+    for (const BodyDef& def : spawn_boxes(file.mesh, options)) ids.push_back(world.create_body(def));
+
+    DropResult r;
+    r.level = level.filename().string();
+    r.triangles = file.mesh.triangle_count();
+    r.boxes = options.boxes;
+    r.steps = steps;
+    double total_ms = 0.0;
+    for (int s = 0; s < steps; ++s) {
+        const auto t0 = std::chrono::steady_clock::now();
+        world.step(dt);
+        total_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        if (progress) progress(s + 1, total_ms / (s + 1), world);
+    }
+    r.ms_per_step = steps > 0 ? total_ms / steps : 0.0;
+    for (BodyId id : ids) {
+        const BodyState b = world.body(id);
+        if (b.position.y < lowest) ++r.fell_through;
+        if (glm::length(b.velocity) < 0.05f) ++r.resting;
+    }
+    for (const ContactRecord& c : world.contacts()) r.max_penetration = std::max(r.max_penetration, c.contact.depth);
+    r.state_hash = state_hash(world);
+    return r;
 }
 
 std::uint64_t state_hash(const World& world) {

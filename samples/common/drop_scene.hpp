@@ -4,6 +4,8 @@
 /// the floors of a real level, inside its playable area and touching nothing.
 
 #include <cstdint>
+#include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -51,6 +53,25 @@ struct DropOptions {
 /// space straight above the floor point must be clear up to the box. Deterministic for a given seed.
 /// Throws `tumble::Error` when the boxes cannot be placed within the attempt budget.
 std::vector<BodyDef> spawn_boxes(const TriangleMesh& level, const DropOptions& options);
+
+/// What a drop run measured (the fields of tumble-drop's JSON line).
+struct DropResult {
+    std::string level;             ///< file name of the level
+    std::size_t triangles = 0;
+    int boxes = 0;
+    int steps = 0;
+    double ms_per_step = 0.0;      ///< mean wall time of World::step, milliseconds
+    int fell_through = 0;          ///< boxes whose centre ended below the level's lowest vertex
+    float max_penetration = 0.0f;  ///< largest contact depth after the last step, metres
+    int resting = 0;               ///< boxes slower than 0.05 m/s at the end
+    std::uint64_t state_hash = 0;  ///< state_hash() of the final world
+};
+
+/// Loads `level`, spawns boxes with `options` and steps the world `steps` times by `dt` seconds. `progress`, when
+/// set, is called after every step with the step count and the mean milliseconds per step so far.
+/// Throws `tumble::Error` (FileError for the level, Error when the boxes cannot be placed).
+DropResult run_drop(const std::filesystem::path& level, const DropOptions& options, int steps, float dt,
+                    const std::function<void(int, double, const World&)>& progress = {});
 
 /// FNV-1a 64-bit hash of the bit patterns of every live body's position, in slot order.
 std::uint64_t state_hash(const World& world);
