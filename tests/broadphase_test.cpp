@@ -1,0 +1,226 @@
+// Loose octree and mesh BVH against brute force on random scenes, plus their invariants and error handling.
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include <tumble/broadphase/loose_octree.hpp>
+#include <tumble/broadphase/mesh_index.hpp>
+#include <tumble/engine/mesh.hpp>
+#include <tumble/error.hpp>
+
+#include "support/test_util.hpp"
+
+namespace {
+
+using tumble::Aabb;
+using tumble::LooseOctree;
+using tumble::ProxyId;
+using tumble::ProxyPair;
+
+Aabb random_box(testutil::Random& rng, float spread) {
+    // Sizes over three orders of magnitude so that proxies land on many levels.
+    const float size = static_cast<float>(std::pow(10.0, rng.uniform(-2, 1)));
+    const glm::vec3 c = rng.vec(-spread, spread);
+    const glm::vec3 h = rng.vec(0.1, 0.5) * size;
+    return {c - h, c + h};
+}
+
+std::vector<ProxyPair> brute_force_pairs(const LooseOctree& tree, const std::vector<ProxyId>& live) {
+    std::vector<ProxyPair> out;
+    for (std::size_t i = 0; i < live.size(); ++i)
+        for (std::size_t j = i + 1; j < live.size(); ++j)
+            if (tree.aabb(live[i]).overlaps(tree.aabb(live[j])))
+                out.push_back({std::min(live[i], live[j]), std::max(live[i], live[j])});
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+TEST(LooseOctree, PairsEqualBruteForceThroughInsertUpdateRemove) {
+    testutil::Random rng(42);
+    LooseOctree tree(Aabb{{-10, -10, -10}, {10, 10, 10}}, 8);
+    std::vector<ProxyId> live;
+    for (int i = 0; i < 400; ++i) live.push_back(tree.insert(random_box(rng, 6.0f), 1000 + i));
+    // Outside the initial root: forces it to grow.
+    live.push_back(tree.insert({{30, 30, 30}, {31, 31, 31}}, 1));
+    live.push_back(tree.insert({{-41, 0, 0}, {-40, 1, 1}}, 2));
+    std::size_t total_pairs = 0;
+    for (int round = 0; round < 30; ++round) {
+        // Small moves, large moves and teleports.
+        for (ProxyId id : live) {
+            const double kind = rng.uniform();
+            Aabb b = tree.aabb(id);
+            if (kind < 0.5) {
+                const glm::vec3 d = rng.vec(-0.05, 0.05);
+                b = {b.min + d, b.max + d};
+            } else if (kind < 0.6) {
+                b = random_box(rng, 8.0f);
+            }
+            tree.update(id, b);
+        }
+        // Remove some, add some (ids get reused).
+        for (int k = 0; k < 20 && !live.empty(); ++k) {
+            const std::size_t at = static_cast<std::size_t>(rng.index(static_cast<int>(live.size())));
+            tree.remove(live[at]);
+            live.erase(live.begin() + static_cast<long>(at));
+        }
+        for (int k = 0; k < 20; ++k) live.push_back(tree.insert(random_box(rng, 6.0f), 5000 + k));
+
+        ASSERT_EQ(tree.validate(), "") << "round " << round;
+        ASSERT_EQ(tree.size(), live.size());
+        std::vector<ProxyPair> got;
+        tree.find_pairs(got);
+        for (const ProxyPair& p : got) ASSERT_LT(p.a, p.b);
+        std::vector<ProxyPair> sorted = got;
+        std::sort(sorted.begin(), sorted.end());
+        ASSERT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end()) << "a pair was reported twice";
+        const std::vector<ProxyPair> want = brute_force_pairs(tree, live);
+        ASSERT_EQ(sorted, want) << "round " << round;
+        total_pairs += want.size();
+
+        // AABB queries.
+        for (int q = 0; q < 20; ++q) {
+            const Aabb box = random_box(rng, 8.0f);
+            std::vector<ProxyId> hits;
+            tree.query(box, hits);
+            std::sort(hits.begin(), hits.end());
+            std::vector<ProxyId> expect;
+            for (ProxyId id : live)
+                if (tree.aabb(id).overlaps(box)) expect.push_back(id);
+            std::sort(expect.begin(), expect.end());
+            ASSERT_EQ(hits, expect);
+        }
+    }
+    EXPECT_GT(total_pairs, 1000u) << "the scenes should have plenty of overlaps";
+    EXPECT_GT(tree.bound().max.x - tree.bound().min.x, 70.0f) << "the root should have grown";
+}
+
+TEST(LooseOctree, DepthComesFromTheProxySize) {
+    LooseOctree tree(Aabb{{0, 0, 0}, {64, 64, 64}}, 10);
+    // Largest side s fits level d when s <= 64 / 2^d.
+    EXPECT_EQ(tree.depth_of(tree.insert({{1, 1, 1}, {2, 2, 2}}, 0)), 6);        // s = 1
+    EXPECT_EQ(tree.depth_of(tree.insert({{1, 1, 1}, {2.5f, 2, 2}}, 0)), 5);     // s = 1.5
+    EXPECT_EQ(tree.depth_of(tree.insert({{0, 0, 0}, {64, 1, 1}}, 0)), 0);       // s = 64
+    EXPECT_EQ(tree.depth_of(tree.insert({{5, 5, 5}, {5, 5, 5}}, 0)), 10);       // a point: deepest level
+    EXPECT_EQ(tree.validate(), "");
+}
+
+TEST(LooseOctree, BadInputLeavesTheTreeUnchanged) {
+    LooseOctree tree;
+    const ProxyId a = tree.insert({{0, 0, 0}, {1, 1, 1}}, 7);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_THROW(tree.insert({{0, nan, 0}, {1, 1, 1}}, 1), tumble::InvalidArgument);
+    EXPECT_THROW(tree.insert({{0, 2, 0}, {1, 1, 1}}, 1), tumble::InvalidArgument);  // min > max
+    EXPECT_THROW(tree.update(a, {{0, 0, 0}, {1, std::numeric_limits<float>::infinity(), 1}}), tumble::InvalidArgument);
+    EXPECT_THROW(tree.update(a + 1, {{0, 0, 0}, {1, 1, 1}}), tumble::InvalidArgument);
+    EXPECT_EQ(tree.size(), 1u);
+    EXPECT_EQ(tree.aabb(a).max, glm::vec3(1, 1, 1));
+    EXPECT_EQ(tree.user_data(a), 7u);
+    tree.remove(a);
+    EXPECT_THROW(tree.remove(a), tumble::InvalidArgument);
+    EXPECT_EQ(tree.size(), 0u);
+    EXPECT_EQ(tree.validate(), "");
+    EXPECT_THROW(LooseOctree(Aabb{{0, 0, 0}, {1, 1, 1}}, 99), tumble::InvalidArgument);
+}
+
+// --- MeshIndex ----------------------------------------------------------------------------------------------------
+
+std::vector<tumble::Triangle> random_triangles(testutil::Random& rng, int n) {
+    std::vector<tumble::Triangle> out;
+    for (int i = 0; i < n; ++i) {
+        const glm::vec3 c = rng.vec(-20, 20);
+        const float s = static_cast<float>(std::pow(10.0, rng.uniform(-1.5, 0.8)));
+        out.push_back({c + rng.vec(-s, s), c + rng.vec(-s, s), c + rng.vec(-s, s)});
+    }
+    return out;
+}
+
+// Closest hit by brute force (double precision Moller-Trumbore over every triangle).
+std::optional<std::pair<std::uint32_t, double>> brute_raycast(const std::vector<tumble::Triangle>& tris, glm::vec3 o,
+                                                                 glm::vec3 d, double max_t) {
+    std::optional<std::pair<std::uint32_t, double>> best;
+    for (std::uint32_t i = 0; i < tris.size(); ++i) {
+        const glm::dvec3 a(tris[i].a), e1 = glm::dvec3(tris[i].b) - a, e2 = glm::dvec3(tris[i].c) - a;
+        const glm::dvec3 p = glm::cross(glm::dvec3(d), e2);
+        const double det = glm::dot(e1, p);
+        if (det == 0) continue;
+        const glm::dvec3 tv = glm::dvec3(o) - a;
+        const double u = glm::dot(tv, p) / det;
+        const glm::dvec3 q = glm::cross(tv, e1);
+        const double v = glm::dot(glm::dvec3(d), q) / det;
+        const double t = glm::dot(e2, q) / det;
+        if (u < 0 || v < 0 || u + v > 1 || t < 0 || t > max_t) continue;
+        if (!best || t < best->second) best = {{i, t}};
+    }
+    return best;
+}
+
+TEST(MeshIndex, QueriesAndRaysEqualBruteForce) {
+    testutil::Random rng(9);
+    const std::vector<tumble::Triangle> tris = random_triangles(rng, 3000);
+    const tumble::MeshIndex index(tris);
+    ASSERT_EQ(index.validate(), "");
+    ASSERT_EQ(index.size(), tris.size());
+    for (int q = 0; q < 300; ++q) {
+        const glm::vec3 c = rng.vec(-22, 22), h = rng.vec(0.01, 3);
+        const Aabb box{c - h, c + h};
+        std::vector<std::uint32_t> got;
+        index.query(box, got);
+        std::sort(got.begin(), got.end());
+        std::vector<std::uint32_t> want;
+        for (std::uint32_t i = 0; i < tris.size(); ++i)
+            if (tris[i].aabb().overlaps(box)) want.push_back(i);
+        ASSERT_EQ(got, want);
+    }
+    int hits = 0;
+    for (int q = 0; q < 500; ++q) {
+        const glm::vec3 o = rng.vec(-25, 25), d = rng.unit();
+        const float max_t = rng.uniformf(1, 60);
+        const auto got = index.raycast(o, d, max_t);
+        const auto want = brute_raycast(tris, o, d, max_t);
+        ASSERT_EQ(got.has_value(), want.has_value()) << q;
+        if (!got) continue;
+        ++hits;
+        EXPECT_NEAR(got->distance, want->second, 1e-4 * (1 + want->second)) << q;
+        EXPECT_NEAR(glm::length(got->point - (o + d * static_cast<float>(want->second))), 0.0f, 1e-3f);
+        EXPECT_NEAR(glm::length(got->normal), 1.0f, 1e-5f);
+        EXPECT_EQ(got->front_face, glm::dot(d, tris[got->triangle].scaled_normal()) < 0);
+    }
+    EXPECT_GT(hits, 50);
+    EXPECT_FALSE(index.raycast({0, 0, 0}, {0, 0, 0}, 10));
+    EXPECT_FALSE(index.raycast({0, 0, std::numeric_limits<float>::quiet_NaN()}, {0, 0, 1}, 10));
+}
+
+TEST(MeshIndex, RaysDownFromRealSpawnPointsHitFloors) {
+    // Each level lists player spawn points 0.61-1.83 m above an upward-facing floor (../shared/data/README.md).
+    const std::filesystem::path levels = std::filesystem::path(TUMBLE_SHARED_DIR) / "data" / "levels";
+    const std::filesystem::path bundled = std::filesystem::path(TUMBLE_SOURCE_DIR) / "samples" / "data" / "oa_dm1.obj";
+    std::vector<std::filesystem::path> files{bundled};
+    for (const char* name : {"oa_rpg3dm2.obj", "oasago2.obj"})
+        if (std::filesystem::exists(levels / name)) files.push_back(levels / name);
+    int checked = 0;
+    for (const auto& path : files) {
+        const tumble::ObjFile file = tumble::load_obj(path);
+        std::vector<tumble::Triangle> tris;
+        for (std::size_t t = 0; t < file.mesh.triangle_count(); ++t) tris.push_back(file.mesh.triangle(t));
+        const tumble::MeshIndex index(tris);
+        ASSERT_EQ(index.validate(), "") << path;
+        ASSERT_FALSE(file.spawns.empty()) << path;
+        for (const tumble::SpawnPoint& s : file.spawns) {
+            const auto hit = index.raycast(s.position, {0, -1, 0}, 10.0f);
+            ASSERT_TRUE(hit) << path << " " << s.class_name;
+            EXPECT_TRUE(hit->front_face);
+            EXPECT_GT(hit->normal.y, 0.99f);
+            EXPECT_GE(hit->distance, 0.6f);
+            EXPECT_LE(hit->distance, 1.84f);
+            ++checked;
+        }
+    }
+    EXPECT_GE(checked, 8);
+    if (files.size() < 3) std::printf("[ note     ] ../shared/data/levels not found: only the bundled level checked\n");
+}
+
+}  // namespace
