@@ -157,6 +157,7 @@ void LooseOctree::grow_to_fit(const Aabb& box) {
     free_cells_.clear();
     for (std::uint32_t i = static_cast<std::uint32_t>(cells_.size()); i-- > 0;) free_cells_.push_back(i);
     std::fill(std::begin(level_count_), std::end(level_count_), 0u);
+    for (std::vector<std::uint32_t>& level : level_cells_) level.clear();
     for (ProxyId id = 0; id < proxies_.size(); ++id) {
         if (proxies_[id].cell == kFreeSlot) continue;
         proxies_[id].key = key_for(proxies_[id].box);
@@ -177,6 +178,9 @@ void LooseOctree::link(ProxyId id) {
         }
         cells_[index].key = p.key;
         table_.insert(p.key, index);
+        std::vector<std::uint32_t>& level = level_cells_[key_depth(p.key)];
+        cells_[index].level_slot = static_cast<std::uint32_t>(level.size());
+        level.push_back(index);
     }
     Cell& cell = cells_[index];
     p.cell = index;
@@ -195,6 +199,11 @@ void LooseOctree::unlink(ProxyId id) {
     --level_count_[key_depth(p.key)];
     if (cell.proxies.empty()) {
         table_.erase(cell.key);
+        std::vector<std::uint32_t>& level = level_cells_[key_depth(cell.key)];
+        const std::uint32_t last = level.back();
+        level[cell.level_slot] = last;
+        cells_[last].level_slot = cell.level_slot;
+        level.pop_back();
         free_cells_.push_back(p.cell);
     }
 }
@@ -256,6 +265,22 @@ void LooseOctree::for_each_cell_in_range(int depth, const Aabb& box, F&& f) cons
         from[k] = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil(std::max(lo, -1.0f))));
         to[k] = std::min<std::int64_t>(last, static_cast<std::int64_t>(std::floor(std::min(hi, float(last) + 1.0f))));
         if (from[k] > to[k]) return;
+    }
+    // Probe the hash table cell by cell, or, when the range holds more cells than the level has occupied ones
+    // (a large box against deep levels), walk the level's occupied cells instead.
+    const std::int64_t range = (to[0] - from[0] + 1) * (to[1] - from[1] + 1) * (to[2] - from[2] + 1);
+    const std::vector<std::uint32_t>& occupied = level_cells_[depth];
+    if (range > static_cast<std::int64_t>(occupied.size())) {
+        for (std::uint32_t index : occupied) {
+            const std::uint64_t key = cells_[index].key;
+            bool inside = true;
+            for (int k = 0; k < 3 && inside; ++k) {
+                const std::int64_t c = key_coord(key, k);
+                inside = c >= from[k] && c <= to[k];
+            }
+            if (inside) f(cells_[index]);
+        }
+        return;
     }
     for (std::int64_t x = from[0]; x <= to[0]; ++x)
         for (std::int64_t y = from[1]; y <= to[1]; ++y)
@@ -346,6 +371,16 @@ std::string LooseOctree::validate() const {
         }
     }
     if (occupied != table_.size()) return "the hash table holds cells that are empty";
+    std::size_t listed = 0;
+    for (int d = 0; d <= kMaxDepthLimit; ++d) {
+        for (std::size_t slot = 0; slot < level_cells_[d].size(); ++slot) {
+            const Cell& cell = cells_[level_cells_[d][slot]];
+            if (cell.proxies.empty() || key_depth(cell.key) != d || cell.level_slot != slot)
+                return "the occupied-cell list of level " + std::to_string(d) + " is wrong";
+        }
+        listed += level_cells_[d].size();
+    }
+    if (listed != occupied) return "the occupied-cell lists miss cells";
     for (int d = 0; d <= kMaxDepthLimit; ++d)
         if (counts[d] != level_count_[d]) return "the proxy count of level " + std::to_string(d) + " is wrong";
     return {};

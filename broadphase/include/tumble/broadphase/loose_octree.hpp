@@ -91,6 +91,7 @@ private:
     struct Cell {
         std::uint64_t key = 0;
         std::vector<ProxyId> proxies;
+        std::uint32_t level_slot = 0;  // index in level_cells_[depth]
     };
 
     // Open-addressing hash table (linear probing, backward-shift deletion) from cell key to cell index.
@@ -127,7 +128,8 @@ private:
     std::vector<Cell> cells_;
     std::vector<std::uint32_t> free_cells_;
     CellTable table_;
-    std::uint32_t level_count_[kMaxDepthLimit + 1] = {};
+    std::uint32_t level_count_[kMaxDepthLimit + 1] = {};             // proxies per level
+    std::vector<std::uint32_t> level_cells_[kMaxDepthLimit + 1];     // occupied cells per level
     std::size_t live_ = 0;
 };
 
