@@ -307,4 +307,17 @@ TEST_F(SceneFiles, AddSceneCreatesBodiesInFileOrderAndRollsBackOnFailure) {
     EXPECT_TRUE(other.contacts().empty());  // no mesh left behind either
 }
 
+TEST(BundledScenes, AllLoad) {
+    int loaded = 0;
+    for (const auto& entry : fs::directory_iterator(kSource / "samples/scenes")) {
+        if (entry.path().extension() != ".json" || entry.path().stem().string().ends_with(".golden")) continue;
+        const std::string name = entry.path().filename().string();
+        if (name.find("shared") != std::string::npos && !fs::exists(fs::path(TUMBLE_SHARED_DIR) / "data/levels"))
+            continue;
+        EXPECT_NO_THROW(tumble::load_scene(entry.path())) << name;
+        ++loaded;
+    }
+    EXPECT_GE(loaded, 7);
+}
+
 }  // namespace

@@ -326,8 +326,10 @@ private:
             const double len = std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2] + c[3] * c[3]);
             if (!(std::abs(len - 1.0) <= 1e-3))
                 fail(qp, "expected a unit quaternion (length within 1e-3 of 1), got length " + Json(len).dump());
-            return glm::quat(static_cast<float>(c[0] / len), static_cast<float>(c[1] / len),
-                             static_cast<float>(c[2] / len), static_cast<float>(c[3] / len));
+            // Kept as written: World::create_body normalises it exactly as it would for a program that passed
+            // the same numbers, so a scene file reproduces that program's world bit for bit.
+            return glm::quat(static_cast<float>(c[0]), static_cast<float>(c[1]), static_cast<float>(c[2]),
+                             static_cast<float>(c[3]));
         }
         const std::string ep = join(path, "euler_degrees");
         const glm::vec3 angles = vec3(v["euler_degrees"], ep, "degrees");
@@ -506,7 +508,7 @@ private:
         if (identity) {
             out.vertices = in.vertices;
         } else {
-            const glm::dmat3 r = glm::mat3_cast(glm::dquat(m.orientation));
+            const glm::dmat3 r = glm::mat3_cast(glm::normalize(glm::dquat(m.orientation)));
             out.vertices.reserve(in.vertices.size());
             for (const glm::vec3& v : in.vertices)
                 out.vertices.push_back(glm::vec3(glm::dvec3(m.translation) + r * (static_cast<double>(m.scale) * glm::dvec3(v))));

@@ -40,7 +40,9 @@ inline constexpr int kSceneFormatVersion = 1;
 /// A box of a scene. `def.mass` is 0 for a static box ("static": true in the file).
 struct SceneBox {
     std::string name;  ///< unique within the scene, or empty for an unnamed box
-    BodyDef def;       ///< world frame; orientation already converted from Euler angles when the file used them
+    /// World frame. The orientation is the file's quaternion as written (World::create_body normalises it), or
+    /// the unit quaternion of the file's Euler angles.
+    BodyDef def;
 };
 
 /// A static triangle mesh of a scene: an OBJ file placed in the world by a similarity transform
