@@ -164,22 +164,22 @@ elseif(CASE STREQUAL "progress_bar")
 elseif(CASE STREQUAL "scene_test_skip")
   # The runner behind tumble_add_scene_test(... REQUIRES ...): a missing file skips (the marker CTest looks for,
   # exit 0); present files run the check, whose failure fails the test.
-  set(runner "${SOURCE_DIR}/cmake/TumbleSceneTestRun.cmake")
-  execute_process(COMMAND "${CMAKE_COMMAND}" "-DTUMBLE=${TUMBLE}" "-DARGS=check|${scenes}/stack10.json|${scenes}/stack10.golden.json"
-                  "-DREQUIRES=${data}/broken_scene.json|${WORK_DIR}/absent.obj" -P "${runner}"
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  macro(runner golden required)
+    execute_process(COMMAND "${CMAKE_COMMAND}" "-DTUMBLE=${TUMBLE}" "-DARGS=check|${scenes}/stack10.json|${golden}"
+                    "-DREQUIRES=${required}" -P "${SOURCE_DIR}/cmake/TumbleSceneTestRun.cmake"
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  endmacro()
+  runner("${scenes}/stack10.golden.json" "${data}/broken_scene.json|${WORK_DIR}/absent.obj")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "a skipped scene test must exit 0, got ${rc}: ${err}")
   endif()
   expect_in("${err}" "TUMBLE_SCENE_TEST_SKIPPED: ${WORK_DIR}/absent.obj is not present")
-  execute_process(COMMAND "${CMAKE_COMMAND}" "-DTUMBLE=${TUMBLE}" "-DARGS=check|${scenes}/stack10.json|${scenes}/stack10.golden.json"
-                  "-DREQUIRES=${data}/broken_scene.json" -P "${runner}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  runner("${scenes}/stack10.golden.json" "${data}/broken_scene.json")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "the check with its files present failed (${rc}): ${out} ${err}")
   endif()
   expect_in("${out}" "PASSED")
-  execute_process(COMMAND "${CMAKE_COMMAND}" "-DTUMBLE=${TUMBLE}" "-DARGS=check|${scenes}/stack10.json|${scenes}/resting_box.golden.json"
-                  "-DREQUIRES=${data}/broken_scene.json" -P "${runner}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  runner("${scenes}/resting_box.golden.json" "${data}/broken_scene.json")
   if(rc EQUAL 0)
     message(FATAL_ERROR "a failing check with its files present must fail the test")
   endif()

@@ -4,11 +4,12 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <map>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
+
+#include "drop_scene.hpp"
 
 namespace tumble::cli {
 namespace {
@@ -62,30 +63,16 @@ std::string shortest(float v) {
 }
 
 std::uint64_t state_hash(const Snapshot& snapshot) {
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    auto feed = [&](float v) {
-        std::uint32_t bits;
-        std::memcpy(&bits, &v, sizeof bits);
-        for (int i = 0; i < 4; ++i) {
-            h ^= (bits >> (8 * i)) & 0xffu;
-            h *= 0x100000001b3ull;
-        }
-    };
+    samples::FloatHash h;
     for (const BoxState& b : snapshot.boxes) {
-        for (int k = 0; k < 3; ++k) feed(b.position[k]);
-        feed(b.orientation.w);
-        feed(b.orientation.x);
-        feed(b.orientation.y);
-        feed(b.orientation.z);
-        for (int k = 0; k < 3; ++k) feed(b.velocity[k]);
+        for (int k = 0; k < 3; ++k) h.feed(b.position[k]);
+        h.feed(b.orientation.w);
+        h.feed(b.orientation.x);
+        h.feed(b.orientation.y);
+        h.feed(b.orientation.z);
+        for (int k = 0; k < 3; ++k) h.feed(b.velocity[k]);
     }
-    return h;
-}
-
-std::string hex(std::uint64_t value) {
-    char buffer[19];
-    std::snprintf(buffer, sizeof buffer, "0x%016llx", static_cast<unsigned long long>(value));
-    return buffer;
+    return h.value();
 }
 
 SceneRun::SceneRun(const Scene& scene) : scene_(&scene), world_(scene.settings) {

@@ -21,6 +21,8 @@
 
 #include <tumble/tumble.hpp>
 
+#include "drop_scene.hpp"
+
 namespace tumble::cli {
 
 /// One box's state at a step (world frame, SI units).
@@ -41,7 +43,7 @@ struct Snapshot {
 std::uint64_t state_hash(const Snapshot& snapshot);
 
 /// "0x" followed by 16 lower-case hex digits.
-std::string hex(std::uint64_t value);
+using samples::hex;
 
 /// A scene loaded into a fresh World (built with the scene's settings), stepped with the scene's dt.
 class SceneRun {
