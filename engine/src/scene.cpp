@@ -211,7 +211,7 @@ public:
         }
         PositionScanner scanner(text_);
         scanner.run();
-        if (scanner.too_deep) throw FileError(where(scanner.too_deep->pos) + "the JSON is nested too deeply");
+        if (scanner.too_deep) throw FileError(where(scanner.too_deep->pos) + "the JSON is nested more than 64 levels deep");
         if (scanner.duplicate)
             throw FileError(where(scanner.duplicate->pos) + scanner.duplicate->path + ": the key " +
                             in_quotes(scanner.duplicate->detail) + " appears twice in the same object");
