@@ -1,5 +1,5 @@
 # Installs the build tree into a scratch prefix, then configures, builds and runs samples/hello as a separate
-# project that finds Tumble with find_package(tumble).
+# project that finds Tumble with find_package(tumble), and runs its scene test (tumble_add_scene_test).
 # Usage: cmake -DBUILD_DIR=<tumble build> -DSOURCE_DIR=<tumble source> -DWORK_DIR=<scratch> -P check_find_package.cmake
 file(REMOVE_RECURSE "${WORK_DIR}")
 execute_process(COMMAND ${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${WORK_DIR}/prefix"
@@ -22,3 +22,11 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the consumer ran but failed: ${out}")
 endif()
 message(STATUS "find_package(tumble) consumer: ${out}")
+# Its scene test, registered with the installed tumble_add_scene_test and run by the installed `tumble` command.
+get_filename_component(cmake_bin "${CMAKE_COMMAND}" DIRECTORY)
+execute_process(COMMAND "${cmake_bin}/ctest" --test-dir "${WORK_DIR}/hello" --output-on-failure
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "hello_scene \\.+ +Passed" OR NOT out MATCHES "tests passed, 0 tests failed out of 1\n")
+  message(FATAL_ERROR "the consumer's scene test did not pass (${rc}):\n${out}\n${err}")
+endif()
+message(STATUS "find_package(tumble) consumer scene test:\n${out}")

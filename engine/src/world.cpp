@@ -68,6 +68,7 @@ struct World::Impl {
         std::uint32_t generation = 0;  // odd-free scheme: bumped on destroy; 0 never used for a live body
         bool alive = false;
         ProxyId proxy = kNullProxy;
+        std::uint64_t sequence = 0;  // creation order: the step's sort key, independent of slot reuse
 
         Obb obb_at(const glm::vec3& center) const { return {center, glm::mat3_cast(orientation), half_extents}; }
     };
@@ -75,6 +76,7 @@ struct World::Impl {
         MeshIndex index;
         std::uint32_t generation = 0;
         bool alive = false;
+        std::uint64_t sequence = 0;  // creation order, as for bodies
     };
     // Where a solver TriangleRef came from.
     struct TriangleOrigin {
@@ -88,6 +90,7 @@ struct World::Impl {
     std::size_t live_bodies = 0;
     std::vector<Mesh> meshes;
     std::vector<std::uint32_t> free_meshes;
+    std::uint64_t next_sequence = 0;  // shared by bodies and meshes; only the relative order matters
     LooseOctree octree;
     PositionSolver solver;
     std::vector<ContactRecord> contacts;
@@ -101,6 +104,8 @@ struct World::Impl {
     std::vector<TriangleRef> triangle_refs;
     std::vector<TriangleOrigin> triangle_origins;
     std::vector<std::uint32_t> query_result;
+    std::vector<std::uint32_t> body_order;  // dynamic body slots by creation sequence
+    std::vector<std::uint32_t> mesh_order;  // live mesh slots by creation sequence
 
     Body& live_body(BodyId id, const char* where) {
         if (id.is_null() || id.index >= bodies.size() || !bodies[id.index].alive ||
@@ -148,6 +153,7 @@ BodyId World::create_body(const BodyDef& def) {
     body.velocity = def.mass == 0.0f ? glm::vec3(0.0f) : def.velocity;
     body.mass = def.mass;
     body.alive = true;
+    body.sequence = w.next_sequence;
 
     std::uint32_t slot;
     if (!w.free_bodies.empty()) {
@@ -166,6 +172,7 @@ BodyId World::create_body(const BodyDef& def) {
         w.bodies.push_back(body);
     }
     ++w.live_bodies;
+    ++w.next_sequence;
     return {slot, body.generation};
 }
 
@@ -232,6 +239,7 @@ MeshId World::add_mesh(const TriangleMesh& mesh) {
     Impl::Mesh m;
     m.index = MeshIndex(std::move(triangles));
     m.alive = true;
+    m.sequence = w.next_sequence++;
     std::uint32_t slot;
     if (!w.free_meshes.empty()) {
         slot = w.free_meshes.back();
@@ -297,20 +305,31 @@ void World::Impl::step(float dt) {
         auto a = static_cast<std::uint32_t>(octree.user_data(p.a));
         auto b = static_cast<std::uint32_t>(octree.user_data(p.b));
         if (!solver_bodies[a].dynamic && !solver_bodies[b].dynamic) continue;
-        if (a > b) std::swap(a, b);
+        if (bodies[a].sequence > bodies[b].sequence) std::swap(a, b);
         body_pairs.push_back({a, b});
     }
-    // Deterministic processing order, independent of the octree's internal layout.
-    std::sort(body_pairs.begin(), body_pairs.end(),
-              [](const BodyPairRef& x, const BodyPairRef& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+    // Deterministic processing order, independent of the octree's internal layout and of which slots earlier
+    // destroy_body calls freed: pairs are sorted by the creation sequence of their bodies, not by slot.
+    std::sort(body_pairs.begin(), body_pairs.end(), [&](const BodyPairRef& x, const BodyPairRef& y) {
+        const std::uint64_t xa = bodies[x.a].sequence, ya = bodies[y.a].sequence;
+        return xa != ya ? xa < ya : bodies[x.b].sequence < bodies[y.b].sequence;
+    });
+    body_order.clear();
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (solver_bodies[i].dynamic) body_order.push_back(i);
+    std::sort(body_order.begin(), body_order.end(),
+              [&](std::uint32_t x, std::uint32_t y) { return bodies[x].sequence < bodies[y].sequence; });
+    mesh_order.clear();
+    for (std::uint32_t m = 0; m < meshes.size(); ++m)
+        if (meshes[m].alive) mesh_order.push_back(m);
+    std::sort(mesh_order.begin(), mesh_order.end(),
+              [&](std::uint32_t x, std::uint32_t y) { return meshes[x].sequence < meshes[y].sequence; });
 
     triangle_refs.clear();
     triangle_origins.clear();
-    for (std::uint32_t i = 0; i < n; ++i) {
-        if (!solver_bodies[i].dynamic) continue;
+    for (std::uint32_t i : body_order) {
         const Aabb box = octree.aabb(bodies[i].proxy);
-        for (std::uint32_t m = 0; m < meshes.size(); ++m) {
-            if (!meshes[m].alive) continue;
+        for (std::uint32_t m : mesh_order) {
             query_result.clear();
             meshes[m].index.query(box, query_result);
             std::sort(query_result.begin(), query_result.end());

@@ -135,23 +135,24 @@ DropResult run_drop(const std::filesystem::path& level, const DropOptions& optio
     return r;
 }
 
+void FloatHash::feed(float v) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    for (int i = 0; i < 4; ++i) {
+        h_ ^= (bits >> (8 * i)) & 0xffu;
+        h_ *= 0x100000001b3ull;
+    }
+}
+
 std::uint64_t state_hash(const World& world) {
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    auto feed = [&](float v) {
-        std::uint32_t bits;
-        std::memcpy(&bits, &v, sizeof bits);
-        for (int i = 0; i < 4; ++i) {
-            h ^= (bits >> (8 * i)) & 0xffu;
-            h *= 0x100000001b3ull;
-        }
-    };
+    FloatHash h;
     world.for_each_body([&](BodyId id) {
         const glm::vec3 p = world.body(id).position;
-        feed(p.x);
-        feed(p.y);
-        feed(p.z);
+        h.feed(p.x);
+        h.feed(p.y);
+        h.feed(p.z);
     });
-    return h;
+    return h.value();
 }
 
 std::string hex(std::uint64_t value) {

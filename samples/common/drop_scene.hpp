@@ -73,6 +73,17 @@ struct DropResult {
 DropResult run_drop(const std::filesystem::path& level, const DropOptions& options, int steps, float dt,
                     const std::function<void(int, double, const World&)>& progress = {});
 
+/// FNV-1a 64-bit hash (Fowler, Noll, Vo) fed with the bit patterns of floats, byte by byte from the least
+/// significant: equal values mean bit-identical inputs (up to collisions).
+class FloatHash {
+public:
+    void feed(float v);
+    std::uint64_t value() const { return h_; }
+
+private:
+    std::uint64_t h_ = 0xcbf29ce484222325ull;
+};
+
 /// FNV-1a 64-bit hash of the bit patterns of every live body's position, in slot order.
 std::uint64_t state_hash(const World& world);
 

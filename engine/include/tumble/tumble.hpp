@@ -6,7 +6,7 @@
 /// - narrowphase: shapes (Aabb, Obb, Triangle, Contact) and separating-axis tests (overlap, collide);
 /// - broadphase:  LooseOctree for moving boxes, MeshIndex (BVH) for static triangles;
 /// - solver:      PositionSolver, SolverSettings, mesh_contact;
-/// - engine:      World, BodyDef, TriangleMesh, load_obj.
+/// - engine:      World, BodyDef, TriangleMesh, load_obj; scene files (load_scene, add_scene).
 
 #include <tumble/error.hpp>
 #include <tumble/narrowphase/shapes.hpp>
@@ -17,3 +17,4 @@
 #include <tumble/solver/position_solver.hpp>
 #include <tumble/engine/mesh.hpp>
 #include <tumble/engine/world.hpp>
+#include <tumble/engine/scene.hpp>

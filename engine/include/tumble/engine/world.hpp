@@ -144,8 +144,9 @@ public:
     /// before changing anything.
     void step(float dt);
 
-    /// Contacts remaining after the last step, body pairs first (ordered by body slot), then body-triangle contacts
-    /// (ordered by body slot, mesh, triangle). Valid until the next call that changes the world.
+    /// Contacts remaining after the last step, body pairs first (ordered by the bodies' creation order), then
+    /// body-triangle contacts (ordered by body creation, mesh creation, triangle). Valid until the next call that
+    /// changes the world.
     std::span<const ContactRecord> contacts() const;
     /// Counts of the last step.
     const StepStats& stats() const;

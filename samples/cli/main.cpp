@@ -1,0 +1,331 @@
+// tumble: runs scene files headless, writes and checks golden results, and draws pictures of scenes.
+//
+//   tumble run SCENE [--steps N] [--record FILE.csv|FILE.jsonl] [--every K]
+//   tumble bless SCENE -o GOLDEN
+//   tumble check SCENE GOLDEN [--tolerance T] [--pictures FILE.png] [--view VIEW]
+//   tumble render SCENE [--step N] [--view top|side|front|iso] -o FILE.png [--contacts] [--size WxH]
+//   tumble spawn LEVEL.obj -o SCENE [--boxes N] [--seed K] [--steps N]
+//
+// Exit codes: 0 success (check: every state within the tolerance), 1 check found a difference, 2 bad input (bad
+// command line, unreadable or invalid scene or golden file, unwritable output), 3 anything else.
+// Formats: docs/scenes.md.
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <string>
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+
+#include <tumble/tumble.hpp>
+
+#include "drop_scene.hpp"
+#include "render.hpp"
+#include "scene_tools.hpp"
+
+namespace {
+
+using namespace tumble;
+using namespace tumble::cli;
+
+constexpr int kOk = 0, kDifferent = 1, kBadInput = 2, kInternal = 3;
+
+// A progress bar on stderr, only when stderr is a terminal (CI logs and pipes get none).
+class Progress {
+public:
+    explicit Progress(const char* what) : what_(what), enabled_(isatty(STDERR_FILENO) != 0) {}
+    ~Progress() { finish(); }
+    void operator()(int step, int total) {
+        if (!enabled_ || total <= 0) return;
+        const auto now = std::chrono::steady_clock::now();
+        if (step != total && now - last_ < std::chrono::milliseconds(100)) return;
+        last_ = now;
+        const int width = 30, filled = static_cast<int>(static_cast<long long>(width) * step / total);
+        std::fprintf(stderr, "\r%s [%s%s] %3d%%  step %d/%d", what_, std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                     std::string(static_cast<std::size_t>(width - filled), '.').c_str(),
+                     static_cast<int>(100LL * step / total), step, total);
+        shown_ = true;
+    }
+    void finish() {
+        if (shown_) std::fputs("\r\033[K", stderr);  // erase the bar
+        shown_ = false;
+    }
+
+private:
+    const char* what_;
+    bool enabled_;
+    bool shown_ = false;
+    std::chrono::steady_clock::time_point last_{};
+};
+
+std::string seconds(double s) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3g", s);
+    return b;
+}
+
+// The deepest point of `box` along `direction` (a corner or the middle of a face): where a contact with that normal
+// touches it, for drawing.
+glm::vec3 support(const Obb& box, const glm::vec3& direction) {
+    glm::vec3 p = box.center;
+    for (int i = 0; i < 3; ++i) {
+        const float d = glm::dot(box.axes[i], direction);
+        if (std::abs(d) > 1e-4f) p += box.axes[i] * (d > 0 ? box.half_extents[i] : -box.half_extents[i]);
+    }
+    return p;
+}
+
+Drawing drawing_of(const Scene& scene, const Snapshot& states, std::size_t highlight = static_cast<std::size_t>(-1)) {
+    Drawing d;
+    for (const SceneMesh& m : scene.meshes) d.meshes.push_back(&m.mesh);
+    for (std::size_t i = 0; i < scene.boxes.size(); ++i) {
+        const BoxState& s = states.boxes[i];
+        const bool is_static = scene.boxes[i].def.mass == 0.0f;
+        d.boxes.push_back({Obb{s.position, glm::mat3_cast(s.orientation), scene.boxes[i].def.half_extents},
+                           box_colour(i, is_static), i == highlight});
+    }
+    return d;
+}
+
+bool parse_size(const std::string& text, int& w, int& h) {
+    const std::size_t x = text.find('x');
+    if (x == std::string::npos) return false;
+    try {
+        std::size_t used = 0;
+        w = std::stoi(text.substr(0, x), &used);
+        if (used != x) return false;
+        h = std::stoi(text.substr(x + 1), &used);
+        return used == text.size() - x - 1 && w >= 16 && h >= 16 && w <= 8192 && h <= 8192;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+int cmd_run(const std::string& path, int steps, const std::string& record, int every) {
+    const Scene scene = load_scene(path);
+    if (steps < 0) steps = scene.steps;
+    std::optional<Recorder> recorder;
+    if (!record.empty()) recorder.emplace(record, scene);
+    SceneRun run(scene);
+    Progress progress("run");
+    std::size_t recorded_steps = 0;
+    if (recorder) {
+        recorder->write(run.snapshot());
+        ++recorded_steps;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    while (run.step_count() < steps) {
+        run.step();
+        progress(run.step_count(), steps);
+        if (recorder && (run.step_count() % every == 0 || run.step_count() == steps)) {
+            recorder->write(run.snapshot());
+            ++recorded_steps;
+        }
+    }
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    progress.finish();
+    if (recorder) recorder->close();
+
+    const Snapshot last = run.snapshot();
+    std::size_t statics = 0, triangles = 0;
+    for (const SceneBox& b : scene.boxes) statics += b.def.mass == 0.0f;
+    for (const SceneMesh& m : scene.meshes) triangles += m.mesh.triangle_count();
+    double max_speed = 0.0;
+    for (std::size_t i = 0; i < last.boxes.size(); ++i)
+        if (scene.boxes[i].def.mass != 0.0f) max_speed = std::max(max_speed, static_cast<double>(glm::length(last.boxes[i].velocity)));
+    float deepest = 0.0f;
+    for (const ContactRecord& c : run.world().contacts()) deepest = std::max(deepest, c.contact.depth);
+
+    std::cout << "scene: " << path << "\n"
+              << "  " << scene.boxes.size() << " boxes (" << statics << " static), " << scene.meshes.size()
+              << " meshes (" << triangles << " triangles), dt " << shortest(scene.dt) << " s\n"
+              << "run: " << steps << " steps (" << seconds(steps * static_cast<double>(scene.dt)) << " s simulated) in "
+              << seconds(wall) << " s (" << seconds(steps > 0 ? 1000.0 * wall / steps : 0.0) << " ms/step)\n";
+    if (recorder)
+        std::cout << "record: " << record << ", " << recorder->rows() << " rows (" << recorded_steps << " steps x "
+                  << scene.boxes.size() << " boxes)\n";
+    std::cout << "final: max speed " << seconds(max_speed) << " m/s, " << run.world().contacts().size()
+              << " contacts, deepest penetration " << seconds(deepest) << " m\n"
+              << "state hash: " << hex(state_hash(last)) << "\n";
+    return kOk;
+}
+
+int cmd_bless(const std::string& path, const std::string& out) {
+    const Scene scene = load_scene(path);
+    Progress progress("bless");
+    const Golden golden = bless(scene, [&](int s, int t) { progress(s, t); });
+    progress.finish();
+    write_golden(out, golden);
+    std::string steps;
+    for (const Snapshot& s : golden.checkpoints) steps += (steps.empty() ? "" : ", ") + std::to_string(s.step);
+    std::cout << "blessed " << path << " -> " << out << ": " << scene.boxes.size() << " boxes at steps " << steps
+              << "\nstate hash: " << hex(golden.hashes.back()) << "\n";
+    return kOk;
+}
+
+int cmd_check(const std::string& path, const std::string& golden_path, double tolerance, const std::string& pictures,
+              View view) {
+    const Scene scene = load_scene(path);
+    const Golden golden = read_golden(golden_path);
+    const Tolerance tol = Tolerance::from(tolerance, scene.dt);
+    Progress progress("check");
+    const CheckResult r = check(scene, golden, tol, [&](int s, int t) { progress(s, t); });
+    progress.finish();
+    std::cout << format_report(scene, golden, tol, r);
+    if (!r.passed && r.problem.empty() && !pictures.empty()) {
+        std::size_t c = 0;
+        while (golden.checkpoints[c].step != r.step) ++c;
+        const Drawing expected = drawing_of(scene, golden.checkpoints[c], r.box);
+        const Drawing actual = drawing_of(scene, r.actual_checkpoints[c], r.box);
+        const Aabb a = bounds(expected), b = bounds(actual);
+        const Aabb frame = a.merged(b);
+        Drawing e = expected, x = actual;
+        e.caption = "expected (golden), step " + std::to_string(r.step) + ", box " + scene.box_label(r.box) + " in red";
+        x.caption = "actual, step " + std::to_string(r.step);
+        write_png(pictures, side_by_side(render(e, view, frame, 800, 600), render(x, view, frame, 800, 600)));
+        std::cout << "pictures: " << pictures << " (expected left, actual right)\n";
+    }
+    return r.passed ? kOk : kDifferent;
+}
+
+int cmd_render(const std::string& path, int step, View view, const std::string& out, bool contacts,
+               const std::string& size) {
+    int w = 1024, h = 768;
+    if (!parse_size(size, w, h))
+        throw InvalidArgument("--size " + size + ": expected WIDTHxHEIGHT in pixels, each 16..8192, e.g. 1024x768");
+    const Scene scene = load_scene(path);
+    SceneRun run(scene);
+    Progress progress("render");
+    while (run.step_count() < step) {
+        run.step();
+        progress(run.step_count(), step);
+    }
+    progress.finish();
+    Drawing d = drawing_of(scene, run.snapshot());
+    if (contacts) {
+        for (const ContactRecord& c : run.world().contacts()) {
+            const Obb box = run.world().obb(c.a);
+            d.contacts.push_back({support(box, c.contact.normal), -c.contact.normal});
+        }
+    }
+    d.caption = scene.file.filename().string() + "  step " + std::to_string(step) + "  " + view_name(view) + " view";
+    write_png(out, render(d, view, bounds(d), w, h));
+    std::cout << "rendered " << path << " at step " << step << " (" << view_name(view) << " view, " << w << "x" << h
+              << ") -> " << out << "\n";
+    return kOk;
+}
+
+int cmd_spawn(const std::string& level, const std::string& out, int boxes, std::uint64_t seed, int steps) {
+    const ObjFile file = load_obj(level);
+    samples::DropOptions options;
+    options.boxes = boxes;
+    options.seed = seed;
+    const std::vector<BodyDef> defs = samples::spawn_boxes(file.mesh, options);
+    const std::filesystem::path out_path(out);
+    const std::filesystem::path out_dir = std::filesystem::absolute(out_path).parent_path();
+    const std::string obj = std::filesystem::relative(std::filesystem::absolute(level), out_dir).generic_string();
+    std::ofstream o(out_path, std::ios::binary);
+    if (!o) throw FileError(out + ": cannot create the scene file");
+    o << "{\n\"version\": 1,\n\"description\": \"" << boxes << " boxes of random size and orientation dropped into "
+      << std::filesystem::path(level).filename().string() << " (tumble spawn, seed " << seed << ")\",\n"
+      << "\"run\": {\"steps\": " << steps << "},\n"
+      << "\"meshes\": [{\"name\": \"level\", \"obj\": \"" << obj << "\"}],\n\"boxes\": [\n";
+    for (std::size_t i = 0; i < defs.size(); ++i) {
+        const BodyDef& d = defs[i];
+        o << "{\"position\": [" << shortest(d.position.x) << ", " << shortest(d.position.y) << ", "
+          << shortest(d.position.z) << "], \"half_extents\": [" << shortest(d.half_extents.x) << ", "
+          << shortest(d.half_extents.y) << ", " << shortest(d.half_extents.z) << "], \"orientation\": {\"quaternion\": ["
+          << shortest(d.orientation.w) << ", " << shortest(d.orientation.x) << ", " << shortest(d.orientation.y)
+          << ", " << shortest(d.orientation.z) << "]}}" << (i + 1 < defs.size() ? ",\n" : "\n");
+    }
+    o << "]\n}\n";
+    o.flush();
+    if (!o) throw FileError(out + ": writing the scene file failed");
+    std::cout << "spawned " << defs.size() << " boxes into " << level << " -> " << out << "\n";
+    return kOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"tumble: run Tumble scene files headless, bless and check golden results, render pictures.\n"
+                 "Exit codes: 0 ok, 1 check found a difference, 2 bad input, 3 internal error."};
+    app.require_subcommand(1);
+
+    std::string scene, golden, out, record, pictures, level, view_text = "iso", size = "1024x768";
+    int steps = -1, every = 1, step = 0, boxes = 1000;
+    double tolerance = 1e-5;
+    std::uint64_t seed = 1;
+    bool contacts = false;
+    auto view_check = CLI::IsMember({"top", "side", "front", "iso"});
+
+    CLI::App* run = app.add_subcommand("run", "Step a scene, print a summary and the state hash, optionally record states");
+    run->add_option("SCENE", scene, "scene file (JSON, docs/scenes.md)")->required();
+    run->add_option("--steps", steps, "number of steps (default: the scene's run.steps)")->check(CLI::Range(0, 100000000));
+    run->add_option("--record", record, "write box states to FILE.csv (CSV) or FILE.jsonl (JSON Lines)");
+    run->add_option("--every", every, "record every K-th step (and the last)")->capture_default_str()->check(CLI::Range(1, 100000000));
+
+    CLI::App* bless_cmd = app.add_subcommand("bless", "Write the golden result of a scene (states at its checkpoints)");
+    bless_cmd->add_option("SCENE", scene, "scene file")->required();
+    bless_cmd->add_option("-o,--output", out, "golden file to write")->required();
+
+    CLI::App* check_cmd = app.add_subcommand("check", "Run a scene and compare it with its golden result (exit 0 or 1)");
+    check_cmd->add_option("SCENE", scene, "scene file")->required();
+    check_cmd->add_option("GOLDEN", golden, "golden file written by tumble bless")->required();
+    check_cmd->add_option("--tolerance", tolerance, "metres and radians (velocities: T / dt in m/s)")
+        ->capture_default_str()
+        ->check(CLI::Validator(
+            [](std::string& text) {
+                double t = -1.0;
+                try {
+                    t = std::stod(text);
+                } catch (const std::exception&) {
+                }
+                return std::isfinite(t) && t >= 0.0 ? std::string() : "expected a finite number >= 0, got " + text;
+            },
+            "T >= 0"));
+    check_cmd->add_option("--pictures", pictures, "on failure, write expected and actual pictures side by side (PNG)");
+    check_cmd->add_option("--view", view_text, "view of the pictures")->capture_default_str()->check(view_check);
+
+    CLI::App* render_cmd = app.add_subcommand("render", "Draw the scene at a step into a PNG file");
+    render_cmd->add_option("SCENE", scene, "scene file")->required();
+    render_cmd->add_option("--step", step, "step to draw")->capture_default_str()->check(CLI::Range(0, 100000000));
+    render_cmd->add_option("--view", view_text, "top, side, front or iso")->capture_default_str()->check(view_check);
+    render_cmd->add_option("-o,--output", out, "PNG file to write")->required();
+    render_cmd->add_flag("--contacts", contacts, "mark the contacts of the last step (red dots with normals)");
+    render_cmd->add_option("--size", size, "picture size WIDTHxHEIGHT")->capture_default_str();
+
+    CLI::App* spawn_cmd = app.add_subcommand("spawn", "Write a scene of boxes dropped into an OBJ level (like tumble-drop)");
+    spawn_cmd->add_option("LEVEL", level, "OBJ level (metres, +Y up)")->required();
+    spawn_cmd->add_option("-o,--output", out, "scene file to write")->required();
+    spawn_cmd->add_option("--boxes", boxes, "number of boxes")->capture_default_str()->check(CLI::Range(1, 1000000));
+    spawn_cmd->add_option("--seed", seed, "random seed")->capture_default_str();
+    spawn_cmd->add_option("--steps", steps, "run.steps of the scene (default 600)");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);  // prints help or the error
+        return code == 0 ? kOk : kBadInput;
+    }
+
+    try {
+        const View view = *parse_view(view_text);
+        if (*run) return cmd_run(scene, steps, record, every);
+        if (*bless_cmd) return cmd_bless(scene, out);
+        if (*check_cmd) return cmd_check(scene, golden, tolerance, pictures, view);
+        if (*render_cmd) return cmd_render(scene, step, view, out, contacts, size);
+        if (*spawn_cmd) return cmd_spawn(level, out, boxes, seed, steps < 0 ? 600 : steps);
+    } catch (const tumble::Error& e) {
+        std::cerr << "tumble: " << e.what() << "\n";
+        return kBadInput;
+    } catch (const std::exception& e) {
+        std::cerr << "tumble: internal error: " << e.what() << "\n";
+        return kInternal;
+    }
+    return kBadInput;
+}

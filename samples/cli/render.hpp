@@ -1,0 +1,75 @@
+#pragma once
+/// @file
+/// Pictures of a scene for `tumble render` and for the expected/actual pictures of a failed `tumble check`: a
+/// small software rasteriser (orthographic camera, depth buffer, flat shading, 2x2 supersampling) drawing the static
+/// meshes' front faces and feature edges, the boxes with their edges, and optionally contact markers; PNG files are
+/// written with stb_image_write (Debian libstb-dev).
+///
+/// Views are orthographic, +Y is up in the world:
+///   top:   looking down -Y, +X to the right, -Z (north) up the picture;
+///   front: looking along -Z, +X to the right, +Y up;
+///   side:  looking along -X, -Z to the right, +Y up;
+///   iso:   looking along (-1, -1, -1), +Y up the picture.
+/// Mesh triangles are drawn only from their front (counter-clockwise) side, so the top view of an indoor level
+/// shows its floors, not its ceilings.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <tumble/tumble.hpp>
+
+namespace tumble::cli {
+
+enum class View { top, side, front, iso };
+
+/// "top", "side", "front" or "iso"; nothing for anything else.
+std::optional<View> parse_view(std::string_view name);
+const char* view_name(View view);
+
+/// 8-bit RGB picture, rows from the top.
+struct Picture {
+    int width = 0;
+    int height = 0;
+    std::vector<std::uint8_t> rgb;  ///< width * height * 3
+    std::uint8_t* at(int x, int y) { return &rgb[(static_cast<std::size_t>(y) * width + x) * 3]; }
+    const std::uint8_t* at(int x, int y) const { return &rgb[(static_cast<std::size_t>(y) * width + x) * 3]; }
+};
+
+/// What to draw (world frame, metres).
+struct Drawing {
+    std::vector<const TriangleMesh*> meshes;  ///< static level geometry (not owned)
+    struct Box {
+        Obb box;
+        glm::vec3 colour{0.8f};  ///< linear 0..1 RGB
+        bool highlight = false;  ///< drawn with thick red edges (the box a failed check names)
+    };
+    std::vector<Box> boxes;
+    struct Marker {
+        glm::vec3 point{0.0f};
+        glm::vec3 normal{0.0f, 1.0f, 0.0f};
+    };
+    std::vector<Marker> contacts;  ///< drawn as red dots with a short normal line
+    std::string caption;           ///< printed in the top-left corner
+};
+
+/// The bounds of everything in a drawing (the camera frames these).
+Aabb bounds(const Drawing& drawing);
+
+/// Renders `drawing` seen from `view`, framing `frame` (pass bounds(drawing), or a common box for pictures meant to
+/// be compared side by side). `width`, `height` in pixels, each in [16, 8192].
+Picture render(const Drawing& drawing, View view, const Aabb& frame, int width, int height);
+
+/// The two pictures next to each other (same height required), separated by a thin grey bar.
+Picture side_by_side(const Picture& left, const Picture& right);
+
+/// Writes a PNG. Throws `FileError` naming the path when it cannot be written.
+void write_png(const std::filesystem::path& path, const Picture& picture);
+
+/// A distinct colour for box `index` (golden-angle hues); static boxes get a grey blue.
+glm::vec3 box_colour(std::size_t index, bool is_static);
+
+}  // namespace tumble::cli

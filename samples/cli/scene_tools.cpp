@@ -1,0 +1,416 @@
+#include "scene_tools.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "drop_scene.hpp"
+
+namespace tumble::cli {
+namespace {
+
+// JSON with single-precision numbers (read with strtof), as the scene loader uses.
+using Json = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t, std::uint64_t, float>;
+
+std::string vec_text(std::initializer_list<float> values, const char* open = "[", const char* close = "]",
+                     const char* separator = ", ") {
+    std::string s = open;
+    bool first = true;
+    for (float v : values) {
+        if (!first) s += separator;
+        s += shortest(v);
+        first = false;
+    }
+    return s + close;
+}
+std::string vec_text(const glm::vec3& v, const char* open = "[", const char* close = "]", const char* separator = ", ") {
+    return vec_text({v.x, v.y, v.z}, open, close, separator);
+}
+std::string quat_text(const glm::quat& q, const char* open = "[", const char* close = "]", const char* separator = ", ") {
+    return vec_text({q.w, q.x, q.y, q.z}, open, close, separator);
+}
+
+std::string json_string(const std::string& s) { return Json(s).dump(); }
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string general(double v) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.3g", v);
+    return buffer;
+}
+
+}  // namespace
+
+std::string shortest(float v) {
+    char buffer[32];
+    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
+    if (ec != std::errc()) return "nan";
+    return std::string(buffer, end);
+}
+
+std::uint64_t state_hash(const Snapshot& snapshot) {
+    samples::FloatHash h;
+    for (const BoxState& b : snapshot.boxes) {
+        for (int k = 0; k < 3; ++k) h.feed(b.position[k]);
+        h.feed(b.orientation.w);
+        h.feed(b.orientation.x);
+        h.feed(b.orientation.y);
+        h.feed(b.orientation.z);
+        for (int k = 0; k < 3; ++k) h.feed(b.velocity[k]);
+    }
+    return h.value();
+}
+
+SceneRun::SceneRun(const Scene& scene) : scene_(&scene), world_(scene.settings) {
+    instance_ = add_scene(world_, scene);
+}
+
+void SceneRun::step() {
+    world_.step(scene_->dt);
+    ++step_;
+}
+
+void SceneRun::run_to(int target) {
+    while (step_ < target) step();
+}
+
+Snapshot SceneRun::snapshot() const {
+    Snapshot s;
+    s.step = step_;
+    s.boxes.reserve(instance_.bodies.size());
+    for (BodyId id : instance_.bodies) {
+        const BodyState b = world_.body(id);
+        s.boxes.push_back({b.position, b.orientation, b.velocity});
+    }
+    return s;
+}
+
+double mechanical_energy(const Scene& scene, const Snapshot& snapshot) {
+    const glm::dvec3 g(scene.settings.gravity);
+    double e = 0.0;
+    for (std::size_t i = 0; i < snapshot.boxes.size(); ++i) {
+        const double m = scene.boxes[i].def.mass;
+        if (m == 0.0) continue;
+        const glm::dvec3 v(snapshot.boxes[i].velocity), x(snapshot.boxes[i].position);
+        e += 0.5 * m * glm::dot(v, v) - m * glm::dot(g, x);
+    }
+    return e;
+}
+
+Recorder::Recorder(const std::filesystem::path& path, const Scene& scene) : path_(path), scene_(&scene) {
+    const std::string ext = path.extension().string();
+    if (ext == ".csv") {
+        csv_ = true;
+    } else if (ext == ".jsonl") {
+        csv_ = false;
+    } else {
+        throw InvalidArgument("record file " + path.string() + ": the extension '" + ext +
+                              "' is not known (use .csv for CSV or .jsonl for JSON Lines)");
+    }
+    out_.open(path, std::ios::binary);
+    if (!out_) throw FileError(path.string() + ": cannot create the record file");
+    if (csv_) out_ << "step,id,name,px,py,pz,qw,qx,qy,qz,vx,vy,vz\n";
+}
+
+void Recorder::write(const Snapshot& s) {
+    for (std::size_t i = 0; i < s.boxes.size(); ++i) {
+        const BoxState& b = s.boxes[i];
+        const std::string& name = scene_->boxes[i].name;
+        if (csv_) {
+            out_ << s.step << ',' << i << ',' << csv_field(name) << ',' << vec_text(b.position, "", "", ",") << ','
+                 << quat_text(b.orientation, "", "", ",") << ',' << vec_text(b.velocity, "", "", ",") << '\n';
+        } else {
+            out_ << "{\"step\":" << s.step << ",\"id\":" << i
+                 << ",\"name\":" << (name.empty() ? std::string("null") : json_string(name))
+                 << ",\"position\":" << vec_text(b.position) << ",\"orientation\":" << quat_text(b.orientation)
+                 << ",\"velocity\":" << vec_text(b.velocity) << "}\n";
+        }
+        ++rows_;
+    }
+}
+
+void Recorder::close() {
+    out_.flush();
+    if (!out_) throw FileError(path_.string() + ": writing the record file failed");
+    out_.close();
+}
+
+Golden bless(const Scene& scene, const std::function<void(int, int)>& progress) {
+    Golden g;
+    g.scene = scene.file.filename().string();
+    g.dt = scene.dt;
+    for (std::size_t i = 0; i < scene.boxes.size(); ++i) g.labels.push_back(scene.box_label(i));
+    SceneRun run(scene);
+    const int total = scene.checkpoints.back();
+    for (int checkpoint : scene.checkpoints) {
+        while (run.step_count() < checkpoint) {
+            run.step();
+            if (progress) progress(run.step_count(), total);
+        }
+        g.checkpoints.push_back(run.snapshot());
+        g.hashes.push_back(state_hash(g.checkpoints.back()));
+    }
+    return g;
+}
+
+void write_golden(const std::filesystem::path& path, const Golden& g) {
+    for (const Snapshot& s : g.checkpoints)
+        for (const BoxState& b : s.boxes) {
+            const float values[] = {b.position.x,    b.position.y,    b.position.z,  b.orientation.w, b.orientation.x,
+                                    b.orientation.y, b.orientation.z, b.velocity.x, b.velocity.y,    b.velocity.z};
+            for (float v : values)
+                if (!std::isfinite(v))
+                    throw Error("write_golden: the state at step " + std::to_string(s.step) +
+                                " has a non-finite value; the scene blew up and cannot be blessed");
+        }
+    std::ostringstream o;
+    o << "{\n\"format\": \"tumble-golden\",\n\"version\": 1,\n\"scene\": " << json_string(g.scene)
+      << ",\n\"dt\": " << shortest(g.dt) << ",\n\"boxes\": [";
+    for (std::size_t i = 0; i < g.labels.size(); ++i) o << (i ? ", " : "") << json_string(g.labels[i]);
+    o << "],\n\"hash\": \"" << (g.hashes.empty() ? std::string() : hex(g.hashes.back())) << "\",\n\"checkpoints\": [\n";
+    for (std::size_t c = 0; c < g.checkpoints.size(); ++c) {
+        const Snapshot& s = g.checkpoints[c];
+        o << "{\"step\": " << s.step << ", \"hash\": \"" << hex(g.hashes[c]) << "\", \"states\": [\n";
+        for (std::size_t i = 0; i < s.boxes.size(); ++i) {
+            const BoxState& b = s.boxes[i];
+            o << "{\"id\": " << i << ", \"position\": " << vec_text(b.position)
+              << ", \"orientation\": " << quat_text(b.orientation) << ", \"velocity\": " << vec_text(b.velocity) << "}"
+              << (i + 1 < s.boxes.size() ? ",\n" : "\n");
+        }
+        o << "]}" << (c + 1 < g.checkpoints.size() ? ",\n" : "\n");
+    }
+    o << "]\n}\n";
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw FileError(path.string() + ": cannot create the golden file");
+    out << o.str();
+    out.flush();
+    if (!out) throw FileError(path.string() + ": writing the golden file failed");
+}
+
+Golden read_golden(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw FileError(path.string() + ": cannot open the golden file (missing or unreadable)");
+    std::ostringstream text;
+    text << in.rdbuf();
+    Json root;
+    try {
+        root = Json::parse(text.str());
+    } catch (const Json::exception& e) {
+        throw FileError(path.string() + ": not a golden file: malformed JSON (" + e.what() + ")");
+    }
+    auto fail = [&](const std::string& where, const std::string& what) -> void {
+        throw FileError(path.string() + ": " + where + ": " + what);
+    };
+    if (!root.is_object()) fail("the golden", "expected a JSON object");
+    if (!root.contains("format") || root["format"] != "tumble-golden")
+        fail("format", "expected \"tumble-golden\" (is this a golden file written by tumble bless?)");
+    for (auto it = root.begin(); it != root.end(); ++it) {
+        static const char* known[] = {"format", "version", "scene", "dt", "boxes", "hash", "checkpoints"};
+        if (std::none_of(std::begin(known), std::end(known), [&](const char* k) { return it.key() == k; }))
+            fail(it.key(), "unknown key '" + it.key() + "'");
+    }
+    if (!root.contains("version") || !root["version"].is_number_integer() || root["version"].get<int>() != 1)
+        fail("version", "expected version 1");
+    Golden g;
+    if (root.contains("scene")) {
+        if (!root["scene"].is_string()) fail("scene", "expected a string");
+        g.scene = root["scene"].get<std::string>();
+    }
+    if (root.contains("dt")) {
+        if (!root["dt"].is_number()) fail("dt", "expected a number");
+        g.dt = root["dt"].get<float>();
+    }
+    if (!root.contains("boxes") || !root["boxes"].is_array()) fail("boxes", "expected an array of box labels");
+    for (std::size_t i = 0; i < root["boxes"].size(); ++i) {
+        const Json& l = root["boxes"][i];
+        if (!l.is_string()) fail("boxes[" + std::to_string(i) + "]", "expected a string");
+        g.labels.push_back(l.get<std::string>());
+    }
+    auto parse_hash = [&](const Json& h, const std::string& where) {
+        std::uint64_t value = 0;
+        const std::string s = h.is_string() ? h.get<std::string>() : std::string();
+        const auto [ptr, ec] = s.size() == 18 && s.rfind("0x", 0) == 0
+                                   ? std::from_chars(s.data() + 2, s.data() + s.size(), value, 16)
+                                   : std::from_chars_result{nullptr, std::errc::invalid_argument};
+        if (ec != std::errc() || ptr != s.data() + s.size())
+            fail(where, "expected a hash \"0x\" followed by 16 hex digits, got " + h.dump());
+        return value;
+    };
+    if (!root.contains("checkpoints") || !root["checkpoints"].is_array() || root["checkpoints"].empty())
+        fail("checkpoints", "expected a non-empty array");
+    const Json& cps = root["checkpoints"];
+    for (std::size_t c = 0; c < cps.size(); ++c) {
+        const std::string cp = "checkpoints[" + std::to_string(c) + "]";
+        const Json& j = cps[c];
+        if (!j.is_object() || !j.contains("step") || !j.contains("hash") || !j.contains("states"))
+            fail(cp, "expected an object with \"step\", \"hash\" and \"states\"");
+        Snapshot s;
+        if (!j["step"].is_number_integer() || j["step"].get<std::int64_t>() < 0 ||
+            j["step"].get<std::int64_t>() > 100000000)
+            fail(cp + ".step", "expected an integer >= 0");
+        s.step = j["step"].get<int>();
+        if (!g.checkpoints.empty() && s.step <= g.checkpoints.back().step)
+            fail(cp + ".step", "checkpoints must be in increasing step order");
+        g.hashes.push_back(parse_hash(j["hash"], cp + ".hash"));
+        const Json& states = j["states"];
+        if (!states.is_array() || states.size() != g.labels.size())
+            fail(cp + ".states", "expected an array of " + std::to_string(g.labels.size()) + " states (one per box)");
+        for (std::size_t i = 0; i < states.size(); ++i) {
+            const std::string sp = cp + ".states[" + std::to_string(i) + "]";
+            const Json& st = states[i];
+            if (!st.is_object() || !st.contains("id") || st["id"] != i)
+                fail(sp, "expected an object with \"id\": " + std::to_string(i));
+            auto numbers = [&](const char* key, std::size_t n) {
+                std::vector<float> out;
+                if (!st.contains(key) || !st[key].is_array() || st[key].size() != n)
+                    fail(sp + "." + key, "expected an array of " + std::to_string(n) + " numbers");
+                for (const Json& v : st[key]) {
+                    if (!v.is_number() || !std::isfinite(v.get<float>()))
+                        fail(sp + "." + key, "expected finite numbers, got " + v.dump());
+                    out.push_back(v.get<float>());
+                }
+                return out;
+            };
+            const std::vector<float> p = numbers("position", 3), q = numbers("orientation", 4), v = numbers("velocity", 3);
+            s.boxes.push_back({{p[0], p[1], p[2]}, glm::quat(q[0], q[1], q[2], q[3]), {v[0], v[1], v[2]}});
+        }
+        g.checkpoints.push_back(std::move(s));
+    }
+    if (root.contains("hash") && parse_hash(root["hash"], "hash") != g.hashes.back())
+        fail("hash", "differs from the hash of the last checkpoint");
+    return g;
+}
+
+StateDistance distance(const BoxState& a, const BoxState& b) {
+    StateDistance d;
+    d.position = glm::length(glm::dvec3(a.position) - glm::dvec3(b.position));
+    d.velocity = glm::length(glm::dvec3(a.velocity) - glm::dvec3(b.velocity));
+    // The rotation from a to b is r = conj(qa) qb; its angle is 2 atan2(|r.xyz|, |r.w|) (q and -q are the same).
+    const glm::dquat qa(a.orientation), qb(b.orientation);
+    const glm::dquat r = glm::conjugate(qa) * qb;
+    d.orientation = 2.0 * std::atan2(glm::length(glm::dvec3(r.x, r.y, r.z)), std::abs(r.w));
+    return d;
+}
+
+Tolerance Tolerance::from(double t, float dt) { return {t, t, t / static_cast<double>(dt)}; }
+
+CheckResult check(const Scene& scene, const Golden& golden, const Tolerance& tol,
+                  const std::function<void(int, int)>& progress) {
+    CheckResult r;
+    if (golden.labels.size() != scene.boxes.size()) {
+        r.problem = "the scene has " + std::to_string(scene.boxes.size()) + " boxes but the golden result has " +
+                    std::to_string(golden.labels.size());
+        return r;
+    }
+    for (std::size_t i = 0; i < scene.boxes.size(); ++i)
+        if (golden.labels[i] != scene.box_label(i)) {
+            r.problem = "box " + std::to_string(i) + " is called \"" + scene.box_label(i) +
+                        "\" in the scene but \"" + golden.labels[i] + "\" in the golden result";
+            return r;
+        }
+    SceneRun run(scene);
+    const int total = golden.checkpoints.back().step;
+    bool found = false;
+    r.bit_identical = true;
+    for (std::size_t c = 0; c < golden.checkpoints.size(); ++c) {
+        const Snapshot& expected = golden.checkpoints[c];
+        while (run.step_count() < expected.step) {
+            run.step();
+            if (progress) progress(run.step_count(), total);
+        }
+        Snapshot actual = run.snapshot();
+        if (state_hash(actual) != golden.hashes[c] || state_hash(actual) != state_hash(expected)) r.bit_identical = false;
+        for (std::size_t i = 0; i < actual.boxes.size(); ++i) {
+            const StateDistance d = distance(expected.boxes[i], actual.boxes[i]);
+            r.largest.position = std::max(r.largest.position, d.position);
+            r.largest.orientation = std::max(r.largest.orientation, d.orientation);
+            r.largest.velocity = std::max(r.largest.velocity, d.velocity);
+            ++r.states_compared;
+            // Written so that NaN counts as a difference.
+            const bool within = d.position <= tol.position && d.orientation <= tol.orientation && d.velocity <= tol.velocity;
+            if (within) continue;
+            ++r.states_different;
+            if (!found) {
+                found = true;
+                r.step = expected.step;
+                r.box = i;
+                r.expected = expected.boxes[i];
+                r.actual = actual.boxes[i];
+                r.off = d;
+            }
+        }
+        r.actual_checkpoints.push_back(std::move(actual));
+    }
+    r.passed = !found;
+    return r;
+}
+
+std::string format_report(const Scene& scene, const Golden& golden, const Tolerance& tol, const CheckResult& r) {
+    std::ostringstream o;
+    const std::string tolerance = general(tol.position) + " m, " + general(tol.orientation) + " rad, " +
+                                  general(tol.velocity) + " m/s";
+    std::string steps;
+    for (std::size_t c = 0; c < golden.checkpoints.size(); ++c)
+        steps += (c ? ", " : "") + std::to_string(golden.checkpoints[c].step);
+    if (!r.problem.empty()) {
+        o << "FAILED: " << scene.file.string() << " does not match its golden result: " << r.problem << "\n";
+        return o.str();
+    }
+    if (r.passed) {
+        o << "PASSED: " << scene.file.string() << ": " << r.states_compared << " states (steps " << steps << ") within "
+          << tolerance << "; ";
+        if (r.bit_identical)
+            o << "bit-identical (state hash " << hex(golden.hashes.back()) << ")\n";
+        else
+            o << "not bit-identical: largest differences " << general(r.largest.position) << " m, "
+              << general(r.largest.orientation) << " rad, " << general(r.largest.velocity) << " m/s\n";
+        return o.str();
+    }
+    auto row = [&](const char* what, const std::string& expected, const std::string& actual, double off, double limit,
+                   const char* unit) {
+        char line[64];
+        std::snprintf(line, sizeof line, "%.6g %s", off, unit);
+        o << "  " << what << "\n"
+          << "    expected " << expected << "\n"
+          << "    actual   " << actual << "\n"
+          << "    off by   " << line << (off <= limit ? "" : "   (beyond the tolerance of " + general(limit) + " " + unit + ")")
+          << "\n";
+    };
+    o << "FAILED: " << scene.file.string() << " differs from its golden result (tolerance " << tolerance << ")\n";
+    o << "first difference: step " << r.step << ", box \"" << scene.box_label(r.box) << "\" (id " << r.box << ")\n";
+    row("position (m)", vec_text(r.expected.position, "(", ")"), vec_text(r.actual.position, "(", ")"), r.off.position,
+        tol.position, "m");
+    row("orientation (w, x, y, z)", quat_text(r.expected.orientation, "(", ")"), quat_text(r.actual.orientation, "(", ")"),
+        r.off.orientation, tol.orientation, "rad");
+    row("velocity (m/s)", vec_text(r.expected.velocity, "(", ")"), vec_text(r.actual.velocity, "(", ")"), r.off.velocity,
+        tol.velocity, "m/s");
+    o << "states beyond the tolerance: " << r.states_different << " of " << r.states_compared << " (steps " << steps
+      << ", " << scene.boxes.size() << " boxes)\n";
+    o << "largest differences: " << general(r.largest.position) << " m, " << general(r.largest.orientation) << " rad, "
+      << general(r.largest.velocity) << " m/s\n";
+    for (std::size_t c = 0; c < golden.checkpoints.size() && c < r.actual_checkpoints.size(); ++c) {
+        if (golden.checkpoints[c].step != r.step) continue;
+        o << "state hash at step " << r.step << ": golden " << hex(golden.hashes[c]) << ", actual "
+          << hex(state_hash(r.actual_checkpoints[c])) << "\n";
+        if (state_hash(golden.checkpoints[c]) != golden.hashes[c])
+            o << "note: the golden's hash at step " << r.step
+              << " does not match its own recorded states: the file was changed after tumble bless wrote it\n";
+    }
+    return o.str();
+}
+
+}  // namespace tumble::cli
