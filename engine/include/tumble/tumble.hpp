@@ -3,7 +3,7 @@
 /// Umbrella header: everything a program embedding Tumble needs.
 ///
 /// Modules (each also a CMake target, all together tumble::tumble):
-/// - narrowphase: shapes (Aabb, Obb, Triangle, Contact) and separating-axis tests (overlap, collide);
+/// - narrowphase: shapes (Aabb, Obb, Triangle, Contact), separating-axis tests (overlap, collide), fit_obb;
 /// - broadphase:  LooseOctree for moving boxes, MeshIndex (BVH) for static triangles;
 /// - solver:      PositionSolver, SolverSettings, mesh_contact;
 /// - engine:      World, BodyDef, TriangleMesh, load_obj.
@@ -12,6 +12,7 @@
 #include <tumble/narrowphase/shapes.hpp>
 #include <tumble/narrowphase/sat.hpp>
 #include <tumble/narrowphase/validate.hpp>
+#include <tumble/narrowphase/fit.hpp>
 #include <tumble/broadphase/loose_octree.hpp>
 #include <tumble/broadphase/mesh_index.hpp>
 #include <tumble/solver/position_solver.hpp>
