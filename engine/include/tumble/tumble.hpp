@@ -3,8 +3,9 @@
 /// Umbrella header: everything a program embedding Tumble needs.
 ///
 /// Modules (each also a CMake target, all together tumble::tumble):
-/// - narrowphase: shapes (Aabb, Obb, Triangle, Contact), separating-axis tests (overlap, collide), fit_obb;
-/// - broadphase:  LooseOctree for moving boxes, MeshIndex (BVH) for static triangles;
+/// - narrowphase: shapes (Aabb, Obb, Triangle, Contact), separating-axis tests (overlap, collide), fit_obb,
+///                active-edge feature tests;
+/// - broadphase:  LooseOctree for moving boxes, MeshIndex (BVH) for static triangles, compute_active_edges;
 /// - solver:      PositionSolver, SolverSettings, mesh_contact;
 /// - engine:      World, BodyDef, TriangleMesh, load_obj.
 
@@ -13,8 +14,10 @@
 #include <tumble/narrowphase/sat.hpp>
 #include <tumble/narrowphase/validate.hpp>
 #include <tumble/narrowphase/fit.hpp>
+#include <tumble/narrowphase/active_edges.hpp>
 #include <tumble/broadphase/loose_octree.hpp>
 #include <tumble/broadphase/mesh_index.hpp>
+#include <tumble/broadphase/mesh_adjacency.hpp>
 #include <tumble/solver/position_solver.hpp>
 #include <tumble/engine/mesh.hpp>
 #include <tumble/engine/world.hpp>
