@@ -72,15 +72,22 @@ Frame covariance_frame(std::span<const dvec3> q) {
     return principal_frame(c / static_cast<double>(q.size()));
 }
 
-// Spread (max - min) of the points along each axis of `f`.
-dvec3 spreads(std::span<const dvec3> q, const Frame& f) {
-    dvec3 lo(std::numeric_limits<double>::max()), hi(-std::numeric_limits<double>::max());
+// Least and greatest projection of the points on each axis of `f`.
+void projection_range(std::span<const dvec3> q, const Frame& f, dvec3& lo, dvec3& hi) {
+    lo = dvec3(std::numeric_limits<double>::max());
+    hi = dvec3(-std::numeric_limits<double>::max());
     for (const dvec3& p : q)
         for (int k = 0; k < 3; ++k) {
             const double x = glm::dot(p, f[k]);
             lo[k] = std::min(lo[k], x);
             hi[k] = std::max(hi[k], x);
         }
+}
+
+// Spread (max - min) of the points along each axis of `f`.
+dvec3 spreads(std::span<const dvec3> q, const Frame& f) {
+    dvec3 lo, hi;
+    projection_range(q, f, lo, hi);
     return hi - lo;
 }
 
@@ -376,13 +383,8 @@ Frame refine_frame(std::span<const dvec3> cloud, Frame f, int rounds) {
 // extents measured again in T exactly as ObbT<T>::contains measures, then rounded outwards (see fit.hpp).
 template <class T>
 ObbT<T> box_in_frame(std::span<const Vec3T<T>> points, std::span<const dvec3> q, const dvec3& origin, const Frame& f) {
-    dvec3 lo(std::numeric_limits<double>::max()), hi(-std::numeric_limits<double>::max());
-    for (const dvec3& p : q)
-        for (int k = 0; k < 3; ++k) {
-            const double x = glm::dot(p, f[k]);
-            lo[k] = std::min(lo[k], x);
-            hi[k] = std::max(hi[k], x);
-        }
+    dvec3 lo, hi;
+    projection_range(q, f, lo, hi);
     dvec3 center = origin;
     for (int k = 0; k < 3; ++k) center += f[k] * (0.5 * (lo[k] + hi[k]));
 
