@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <tumble/broadphase/loose_octree.hpp>
+#include <tumble/broadphase/mesh_adjacency.hpp>
 #include <tumble/broadphase/mesh_index.hpp>
 #include <tumble/error.hpp>
 #include <tumble/narrowphase/sat.hpp>
@@ -69,11 +70,13 @@ struct World::Impl {
         bool alive = false;
         ProxyId proxy = kNullProxy;
         std::uint64_t sequence = 0;  // creation order: the step's sort key, independent of slot reuse
+        FaceFlags internal_faces = 0;  // static bodies: faces covered by a flush static neighbour
 
         Obb obb_at(const glm::vec3& center) const { return {center, glm::mat3_cast(orientation), half_extents}; }
     };
     struct Mesh {
         MeshIndex index;
+        std::vector<EdgeFlags> active_edges;  // per triangle, from the mesh's adjacency
         std::uint32_t generation = 0;
         bool alive = false;
         std::uint64_t sequence = 0;  // creation order, as for bodies
@@ -124,9 +127,33 @@ struct World::Impl {
     BodyId id_of(std::uint32_t slot) const { return {slot, bodies[slot].generation}; }
 
     Aabb proxy_box(const Body& b) const { return b.obb_at(b.position).aabb().expanded(settings.broadphase_margin); }
+    void refresh_internal_faces(const Aabb& region);
 
     void step(float dt);
 };
+
+// Recomputes the internal faces of every static body whose proxy touches `region`, after a static body appeared,
+// moved or disappeared there: each face that a single flush static neighbour covers (covered_faces).
+void World::Impl::refresh_internal_faces(const Aabb& region) {
+    std::vector<ProxyId> near, around;
+    octree.query(region, near);
+    for (ProxyId p : near) {
+        Body& b = bodies[static_cast<std::uint32_t>(octree.user_data(p))];
+        if (!b.alive || b.mass != 0.0f) continue;
+        const Obb box = b.obb_at(b.position);
+        const float size = std::max({b.half_extents.x, b.half_extents.y, b.half_extents.z});
+        FaceFlags faces = 0;
+        around.clear();
+        octree.query(box.aabb().expanded(1e-4f * size), around);
+        for (ProxyId q : around) {
+            const Body& o = bodies[static_cast<std::uint32_t>(octree.user_data(q))];
+            if (q == p || !o.alive || o.mass != 0.0f) continue;
+            const float tolerance = 1e-4f * std::max({size, o.half_extents.x, o.half_extents.y, o.half_extents.z});
+            faces = static_cast<FaceFlags>(faces | covered_faces(box, o.obb_at(o.position), tolerance));
+        }
+        b.internal_faces = faces;
+    }
+}
 
 World::World(const WorldSettings& settings) : impl_(std::make_unique<Impl>()) {
     validate(settings);
@@ -173,18 +200,21 @@ BodyId World::create_body(const BodyDef& def) {
     }
     ++w.live_bodies;
     ++w.next_sequence;
+    if (body.mass == 0.0f) w.refresh_internal_faces(w.octree.aabb(body.proxy));
     return {slot, body.generation};
 }
 
 void World::destroy_body(BodyId id) {
     Impl& w = *impl_;
     Impl::Body& body = w.live_body(id, "World::destroy_body");
+    const Aabb was = w.octree.aabb(body.proxy);
     w.octree.remove(body.proxy);
     body.alive = false;
     body.proxy = kNullProxy;
     body.generation = body.generation == 0xffffffffu ? 1u : body.generation + 1u;
     w.free_bodies.push_back(id.index);
     --w.live_bodies;
+    if (body.mass == 0.0f) w.refresh_internal_faces(was);
     // Contacts that name the destroyed body would dangle: drop them.
     std::erase_if(w.contacts, [&](const ContactRecord& c) { return c.a == id || c.b == id; });
 }
@@ -212,8 +242,10 @@ void World::set_position(BodyId id, const glm::vec3& position) {
     require_finite(position, "World::set_position", "position");
     Impl::Body moved = b;
     moved.position = position;
+    const Aabb was = impl_->octree.aabb(b.proxy);
     impl_->octree.update(b.proxy, impl_->proxy_box(moved));
     b.position = position;
+    if (b.mass == 0.0f) impl_->refresh_internal_faces(was.merged(impl_->octree.aabb(b.proxy)));
 }
 
 void World::set_velocity(BodyId id, const glm::vec3& velocity) {
@@ -226,8 +258,10 @@ void World::set_orientation(BodyId id, const glm::quat& orientation) {
     Impl::Body& b = impl_->live_body(id, "World::set_orientation");
     Impl::Body turned = b;
     turned.orientation = checked_orientation(orientation, "World::set_orientation");
+    const Aabb was = impl_->octree.aabb(b.proxy);
     impl_->octree.update(b.proxy, impl_->proxy_box(turned));
     b.orientation = turned.orientation;
+    if (b.mass == 0.0f) impl_->refresh_internal_faces(was.merged(impl_->octree.aabb(b.proxy)));
 }
 
 MeshId World::add_mesh(const TriangleMesh& mesh) {
@@ -237,6 +271,7 @@ MeshId World::add_mesh(const TriangleMesh& mesh) {
     std::vector<Triangle> triangles(mesh.triangle_count());
     for (std::size_t t = 0; t < triangles.size(); ++t) triangles[t] = mesh.triangle(t);
     Impl::Mesh m;
+    m.active_edges = compute_active_edges(triangles);
     m.index = MeshIndex(std::move(triangles));
     m.alive = true;
     m.sequence = w.next_sequence++;
@@ -285,6 +320,7 @@ void World::Impl::step(float dt) {
         s.axes = glm::mat3_cast(b.orientation);
         s.half_extents = b.half_extents;
         s.dynamic = b.alive && b.mass != 0.0f;
+        s.internal_faces = settings.active_edges_only ? b.internal_faces : FaceFlags{0};
         if (s.dynamic) b.velocity += settings.gravity * dt;
         s.position = s.dynamic ? b.position + b.velocity * dt : b.position;
         predicted[i] = s.position;
@@ -334,7 +370,8 @@ void World::Impl::step(float dt) {
             meshes[m].index.query(box, query_result);
             std::sort(query_result.begin(), query_result.end());
             for (std::uint32_t t : query_result) {
-                triangle_refs.push_back({i, meshes[m].index.triangle(t)});
+                triangle_refs.push_back({i, meshes[m].index.triangle(t),
+                                         settings.active_edges_only ? meshes[m].active_edges[t] : kAllEdgesActive});
                 triangle_origins.push_back({m, t});
             }
         }
@@ -359,12 +396,15 @@ void World::Impl::step(float dt) {
     // Stage 5: report the contacts left at the final positions.
     contacts.clear();
     for (const BodyPairRef& p : body_pairs) {
-        if (const std::optional<Contact> c = collide(solver_bodies[p.a].obb(), solver_bodies[p.b].obb()))
+        const SolverBody& a = solver_bodies[p.a];
+        const SolverBody& b = solver_bodies[p.b];
+        if (const std::optional<Contact> c = box_contact(a.obb(), a.internal_faces, b.obb(), b.internal_faces))
             contacts.push_back({id_of(p.a), id_of(p.b), MeshId{}, 0, *c});
     }
     for (std::size_t k = 0; k < triangle_refs.size(); ++k) {
         const SolverBody& s = solver_bodies[triangle_refs[k].body];
-        if (const std::optional<Contact> c = mesh_contact(s.obb(), triangle_refs[k].triangle, s.start_position)) {
+        if (const std::optional<Contact> c =
+                mesh_contact(s.obb(), triangle_refs[k].triangle, s.start_position, triangle_refs[k].active_edges)) {
             const TriangleOrigin& o = triangle_origins[k];
             contacts.push_back({id_of(triangle_refs[k].body), BodyId{}, MeshId{o.mesh, meshes[o.mesh].generation},
                                 o.triangle, *c});

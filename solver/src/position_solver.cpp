@@ -19,7 +19,8 @@ void validate(const SolverSettings& s) {
                               " (must be finite and >= 0)");
 }
 
-std::optional<Contact> mesh_contact(const Obb& box, const Triangle& tri, const glm::vec3& start_center) noexcept {
+std::optional<Contact> mesh_contact(const Obb& box, const Triangle& tri, const glm::vec3& start_center,
+                                    EdgeFlags active_edges) noexcept {
     const glm::dvec3 n = glm::dvec3(tri.scaled_normal());
     const double n2 = glm::dot(n, n);
     if (!(n2 > 0.0)) return collide(box, tri);  // degenerate: no front side to speak of
@@ -31,8 +32,9 @@ std::optional<Contact> mesh_contact(const Obb& box, const Triangle& tri, const g
 
     std::optional<Contact> c = collide(box, tri);
     if (!c) return std::nullopt;
-    // The box moves along -normal. Keep the SAT's choice unless that would push it towards the back.
-    if (glm::dot(glm::dvec3(c->normal), unit) <= 0.0) return c;
+    // The box moves along -normal. Keep the SAT's choice unless that would push it towards the back, or it comes
+    // from an inactive edge or vertex (a seam the neighbouring triangle continues).
+    if (glm::dot(glm::dvec3(c->normal), unit) <= 0.0 && !on_inactive_feature(tri, *c, active_edges)) return c;
     double reach = 0.0;  // box radius along the triangle normal
     for (int i = 0; i < 3; ++i)
         reach += static_cast<double>(box.half_extents[i]) * std::abs(glm::dot(glm::dvec3(box.axes[i]), unit));
@@ -41,6 +43,42 @@ std::optional<Contact> mesh_contact(const Obb& box, const Triangle& tri, const g
     out.negative = true;
     out.depth = static_cast<float>(std::max(0.0, reach - side_now));
     out.normal = glm::vec3(-unit);
+    return out;
+}
+
+std::optional<Contact> box_contact(const Obb& a, FaceFlags a_internal, const Obb& b, FaceFlags b_internal) noexcept {
+    std::optional<Contact> c = collide(a, b);
+    if (!c || (!a_internal && !b_internal)) return c;
+    // Which box's internal face the contact comes out of: a's feature faces along +normal, b's along -normal.
+    const bool from_a = on_internal_face(a, c->normal, a_internal);
+    if (!from_a && !on_internal_face(b, -c->normal, b_internal)) return c;
+    const Obb& seam = from_a ? a : b;
+    const Obb& other = from_a ? b : a;
+    const FaceFlags internal = from_a ? a_internal : b_internal;
+    // Push `other` out through the real face of `seam` that needs the least: along the face's outward normal f, the
+    // overlap is (seam's reach + other's reach) - (other's centre - seam's centre) . f.
+    const glm::dvec3 t = glm::dvec3(other.center) - glm::dvec3(seam.center);
+    double best = -1.0;
+    int best_face = -1;
+    for (int face = 0; face < 6; ++face) {
+        if (internal & (1u << face)) continue;
+        const int i = face / 2;
+        const glm::dvec3 f = glm::dvec3(seam.axes[i]) * (face % 2 ? -1.0 : 1.0);
+        double reach = seam.half_extents[i];
+        for (int k = 0; k < 3; ++k)
+            reach += static_cast<double>(other.half_extents[k]) * std::abs(glm::dot(glm::dvec3(other.axes[k]), f));
+        const double depth = reach - glm::dot(t, f);
+        if (best_face < 0 || depth < best) best = depth, best_face = face;
+    }
+    if (best_face < 0) return c;  // every face internal: nothing better to offer
+    const int i = best_face / 2;
+    const glm::dvec3 f = glm::dvec3(seam.axes[i]) * (best_face % 2 ? -1.0 : 1.0);  // out of seam, towards other
+    Contact out;
+    out.depth = static_cast<float>(std::max(0.0, best));
+    // Normal from a towards b: out of a's face when a is the seam box, into b's face otherwise.
+    out.normal = glm::vec3(from_a ? f : -f);
+    out.axis = from_a ? i : 3 + i;
+    out.negative = from_a ? best_face % 2 == 1 : best_face % 2 == 0;
     return out;
 }
 
@@ -85,7 +123,7 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<const BodyPai
             SolverBody& a = bodies[pairs[k].a];
             SolverBody& b = bodies[pairs[k].b];
             if (!a.dynamic && !b.dynamic) continue;
-            const std::optional<Contact> c = collide(a.obb(), b.obb());
+            const std::optional<Contact> c = box_contact(a.obb(), a.internal_faces, b.obb(), b.internal_faces);
             if (!c || !(c->depth > 0.0f)) continue;
             const float wa = a.dynamic ? (b.dynamic ? 0.5f : 1.0f) : 0.0f;
             correct(a, &b, c->normal, c->depth, wa, 1.0f - wa, normal_sum_[k], friction_sum_[k], settings);
@@ -93,7 +131,8 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<const BodyPai
         for (std::size_t k = 0; k < triangles.size(); ++k) {
             SolverBody& body = bodies[triangles[k].body];
             if (!body.dynamic) continue;
-            const std::optional<Contact> c = mesh_contact(body.obb(), triangles[k].triangle, body.start_position);
+            const std::optional<Contact> c =
+                mesh_contact(body.obb(), triangles[k].triangle, body.start_position, triangles[k].active_edges);
             if (!c || !(c->depth > 0.0f)) continue;
             const std::size_t slot = pairs.size() + k;
             correct(body, nullptr, c->normal, c->depth, 1.0f, 0.0f, normal_sum_[slot], friction_sum_[slot], settings);

@@ -3,8 +3,9 @@
 /// Umbrella header: everything a program embedding Tumble needs.
 ///
 /// Modules (each also a CMake target, all together tumble::tumble):
-/// - narrowphase: shapes (Aabb, Obb, Triangle, Contact) and separating-axis tests (overlap, collide);
-/// - broadphase:  LooseOctree for moving boxes, MeshIndex (BVH) for static triangles;
+/// - narrowphase: shapes (Aabb, Obb, Triangle, Contact), separating-axis tests (overlap, collide), fit_obb,
+///                active-edge feature tests;
+/// - broadphase:  LooseOctree for moving boxes, MeshIndex (BVH) for static triangles, compute_active_edges;
 /// - solver:      PositionSolver, SolverSettings, mesh_contact;
 /// - engine:      World, BodyDef, TriangleMesh, load_obj; scene files (load_scene, add_scene).
 
@@ -12,8 +13,11 @@
 #include <tumble/narrowphase/shapes.hpp>
 #include <tumble/narrowphase/sat.hpp>
 #include <tumble/narrowphase/validate.hpp>
+#include <tumble/narrowphase/fit.hpp>
+#include <tumble/narrowphase/active_edges.hpp>
 #include <tumble/broadphase/loose_octree.hpp>
 #include <tumble/broadphase/mesh_index.hpp>
+#include <tumble/broadphase/mesh_adjacency.hpp>
 #include <tumble/solver/position_solver.hpp>
 #include <tumble/engine/mesh.hpp>
 #include <tumble/engine/world.hpp>

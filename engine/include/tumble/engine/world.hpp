@@ -71,6 +71,15 @@ struct WorldSettings {
     /// Extra margin added around each body's swept AABB in the broadphase (metres, >= 0), so that contacts created
     /// by the solver's own corrections within a step are already candidates.
     float broadphase_margin = 0.02f;
+    /// Contacts with static geometry use only its real corners (default true). Mesh triangles get their active-edge
+    /// flags when the mesh is added (compute_active_edges, tumble/broadphase/mesh_adjacency.hpp), and a contact that
+    /// comes from an inactive edge or vertex is replaced by the triangle's face normal (mesh_contact). Static boxes
+    /// get the faces that a flush static neighbour covers when they are created, moved or destroyed (covered_faces,
+    /// tumble/narrowphase/active_edges.hpp; coplanar within 1e-4 of the larger box's largest half extent), and no
+    /// contact pushes through those faces or their seams (box_contact). Together these keep boxes from catching on
+    /// the interior edges of tessellated floors and grids of boxes ("ghost collisions"). false treats every triangle
+    /// edge and every box face as a real corner, as the exact SAT sees them: for comparisons and tests.
+    bool active_edges_only = true;
 };
 
 /// Throws `InvalidArgument` when a setting is out of range or not finite.

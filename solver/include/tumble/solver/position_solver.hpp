@@ -18,6 +18,7 @@
 #include <span>
 #include <vector>
 
+#include <tumble/narrowphase/active_edges.hpp>
 #include <tumble/narrowphase/shapes.hpp>
 
 namespace tumble {
@@ -47,6 +48,9 @@ struct SolverBody {
     glm::mat3 axes{1.0f};            ///< orientation, columns are the unit box axes
     glm::vec3 half_extents{0.0f};    ///< metres
     bool dynamic = true;             ///< false: static, never moved, takes no share of a correction
+    /// Faces covered by flush static neighbours (see FaceFlags, tumble/narrowphase/active_edges.hpp): contacts
+    /// never push out through them or their seams (`box_contact`). The engine sets them for static boxes.
+    FaceFlags internal_faces = 0;
 
     Obb obb() const { return {position, axes, half_extents}; }
 };
@@ -61,6 +65,8 @@ struct BodyPairRef {
 struct TriangleRef {
     std::uint32_t body = 0;
     Triangle triangle;
+    /// The triangle's active edges in its mesh (see EdgeFlags); all active by default, as for a lone triangle.
+    EdgeFlags active_edges = kAllEdgesActive;
 };
 
 /// One-sided box-triangle contact for static meshes, decided on top of the exact two-sided `collide`.
@@ -71,8 +77,25 @@ struct TriangleRef {
 /// box towards the back, the contact is replaced by the triangle-normal axis (axis 3, normal = -front normal,
 /// depth = the box's reach behind the plane). Using the start of the step as well as the current centre keeps a
 /// fast box whose centre crossed a floor in one step from being pushed out of the back (which loses boxes in other
-/// engines). Returns nothing when there is no contact. Same frames and units as `collide`.
-std::optional<Contact> mesh_contact(const Obb& box, const Triangle& tri, const glm::vec3& start_center) noexcept;
+/// engines).
+///
+/// Active edges: when the SAT's contact is supported on the triangle's side by an inactive feature
+/// (`on_inactive_feature`: an inactive edge, or a vertex whose two edges are inactive), the neighbouring triangle
+/// continues the surface there and the contact is replaced in the same way, by the triangle-normal axis with the
+/// box's reach behind the plane as depth. This removes ghost collisions on the seams of tessellated floors.
+/// `active_edges` = kAllEdgesActive (the default) keeps every SAT answer that pushes to the front.
+/// Returns nothing when there is no contact. Same frames and units as `collide`.
+std::optional<Contact> mesh_contact(const Obb& box, const Triangle& tri, const glm::vec3& start_center,
+                                    EdgeFlags active_edges = kAllEdgesActive) noexcept;
+
+/// Box-box contact that never pushes through an internal face (a face covered by a flush static neighbour, see
+/// FaceFlags): `collide(a, b)`, then, when the contact comes out of a feature of a box that touches one of its
+/// internal faces (`on_internal_face`, seen from that box towards the other), the contact is replaced by the face
+/// of that box that is not internal and needs the least push (the exact overlap of the two boxes along its
+/// normal). With flush static boxes laid as a floor this keeps a box sliding across their seams from being pushed
+/// back or sideways. When both boxes have such features the first one's (a's) is treated. With no internal faces
+/// this is `collide(a, b)`. Same frames and units as `collide`; nothing when the boxes are separated.
+std::optional<Contact> box_contact(const Obb& a, FaceFlags a_internal, const Obb& b, FaceFlags b_internal) noexcept;
 
 /// Runs the position iterations of one step. Holds scratch memory between steps, so a long-lived solver does not
 /// allocate once its buffers have grown to the largest contact count seen.
