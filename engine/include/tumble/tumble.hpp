@@ -11,6 +11,7 @@
 #include <tumble/error.hpp>
 #include <tumble/narrowphase/shapes.hpp>
 #include <tumble/narrowphase/sat.hpp>
+#include <tumble/narrowphase/sweep.hpp>
 #include <tumble/narrowphase/validate.hpp>
 #include <tumble/broadphase/loose_octree.hpp>
 #include <tumble/broadphase/mesh_index.hpp>
