@@ -115,18 +115,25 @@ void World::Impl::report(float dt) {
     }
     pair_states.swap(current);
 
-    // An awake body touching a sleeping one wakes its island (from the next step on); the toucher's island does
-    // not fall asleep in this step. A moving kinematic body keeps the dynamic bodies it touches awake.
+    // Islands link bodies that touch or nearly touch (within the broadphase margin): the solver leaves resting
+    // bodies touching only up to round-off, and a box sitting a hair above its support must still sleep and wake
+    // with it. An awake body near a sleeping one wakes its island (from the next step on), and the awake body's own
+    // island does not fall asleep in this step. A moving kinematic body keeps the dynamic bodies near it awake.
+    near_pairs.clear();
+    for (std::size_t p = 0; p < body_pairs.size(); ++p) {
+        const SolverBody& a = solver_bodies[body_pairs[p].a];
+        const SolverBody& b = solver_bodies[body_pairs[p].b];
+        const Obb grown{a.position, a.axes, a.half_extents + glm::vec3(settings.broadphase_margin)};
+        if (overlap(grown, b.obb())) near_pairs.push_back(candidate_pairs[p]);
+    }
     std::vector<std::uint8_t> blocked(n, 0);
-    auto step_index = [&](BodyId id) -> std::uint32_t {
-        const std::uint32_t slot = id.index;
+    auto step_index = [&](std::uint32_t slot) -> std::uint32_t {
         return solver_stamp[slot] == stamp && solver_index[slot] < n ? solver_index[slot] : kNone;
     };
-    for (const Touch& t : touches) {
-        if (t.sensor || t.record.b.is_null()) continue;
-        const std::uint32_t ka = step_index(t.record.a), kb = step_index(t.record.b);
-        const Body& a = bodies[t.record.a.index];
-        const Body& b = bodies[t.record.b.index];
+    for (const SlotPair& pair : near_pairs) {
+        const std::uint32_t ka = step_index(pair.a), kb = step_index(pair.b);
+        const Body& a = bodies[pair.a];
+        const Body& b = bodies[pair.b];
         if (a.sleeping() && kb != kNone) {
             wake_island(a.island);
             blocked[kb] = 1;

@@ -2,7 +2,8 @@
 // together. See SleepSettings (world.hpp) for the rules and docs/game.md for the measurements.
 //
 // Islands are found per step by union-find (Tarjan, "Efficiency of a good but not linear set union algorithm",
-// 1975; path halving) over the body-body contacts left after the step between awake dynamic bodies. Static bodies,
+// 1975; path halving) over the pairs of awake dynamic bodies that touch or nearly touch (within the broadphase
+// margin) after the step. Static bodies,
 // meshes and kinematic bodies do not join islands (they would merge everything resting on one floor into one
 // island); a body touching a moving kinematic body, or one that just woke a sleeping body, does not sleep.
 // A sleeping island keeps the contacts and sensor overlaps it had when it fell asleep, so contacts() still lists
@@ -33,13 +34,11 @@ void World::Impl::update_sleep(float dt, const std::vector<std::uint8_t>& blocke
         while (parent[k] != k) k = parent[k] = parent[parent[k]];
         return k;
     };
-    auto step_index = [&](BodyId id) -> std::uint32_t {
-        const std::uint32_t slot = id.index;
+    auto step_index = [&](std::uint32_t slot) -> std::uint32_t {
         return solver_stamp[slot] == stamp && solver_index[slot] < n ? solver_index[slot] : kNone;
     };
-    for (const Touch& t : touches) {
-        if (t.sensor || t.record.b.is_null()) continue;
-        const std::uint32_t ka = step_index(t.record.a), kb = step_index(t.record.b);
+    for (const SlotPair& pair : near_pairs) {
+        const std::uint32_t ka = step_index(pair.a), kb = step_index(pair.b);
         if (ka == kNone || kb == kNone || !bodies[awake[ka]].dynamic() || !bodies[awake[kb]].dynamic()) continue;
         const std::uint32_t ra = find(ka), rb = find(kb);
         if (ra != rb) parent[std::max(ra, rb)] = std::min(ra, rb);  // the smallest index represents the island
@@ -142,6 +141,24 @@ void World::Impl::wake_near(const Aabb& box) {
     }
     std::sort(sleepers.begin(), sleepers.end());
     for (std::uint32_t id : sleepers) wake_island(id);
+}
+
+void World::Impl::wake_touching(const MeshIndex& mesh) {
+    if (mesh.size() == 0 || sleeping_bodies == 0) return;
+    query_proxies.clear();
+    resting.query(mesh.bounds(), query_proxies);
+    std::vector<std::pair<std::uint32_t, Aabb>> sleepers;
+    for (ProxyId p : query_proxies) {
+        const auto slot = static_cast<std::uint32_t>(resting.user_data(p));
+        if (bodies[slot].sleeping()) sleepers.emplace_back(slot, resting.aabb(p));
+    }
+    std::sort(sleepers.begin(), sleepers.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::vector<std::uint32_t> found;
+    for (const auto& [slot, box] : sleepers) {
+        found.clear();
+        mesh.query(box, found);
+        if (!found.empty()) wake_body(slot);
+    }
 }
 
 void World::Impl::wake_everything() {

@@ -308,36 +308,15 @@ MeshId World::add_mesh(const TriangleMesh& mesh, std::uint64_t layer, std::uint6
         w.meshes.push_back(std::move(m));
     }
     // Wake the sleeping bodies whose boxes reach one of the new triangles.
-    const MeshIndex& index = w.meshes[slot].index;
-    if (index.size() > 0 && w.sleeping_bodies > 0) {
-        w.query_proxies.clear();
-        w.resting.query(index.bounds(), w.query_proxies);
-        std::vector<std::pair<std::uint32_t, Aabb>> sleepers;
-        for (ProxyId p : w.query_proxies) {
-            const auto body = static_cast<std::uint32_t>(w.resting.user_data(p));
-            if (w.bodies[body].sleeping()) sleepers.emplace_back(body, w.resting.aabb(p));
-        }
-        std::sort(sleepers.begin(), sleepers.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-        std::vector<std::uint32_t> found;
-        for (const auto& [body, box] : sleepers) {
-            found.clear();
-            index.query(box, found);
-            if (!found.empty()) w.wake_body(body);
-        }
-    }
+    w.wake_touching(w.meshes[slot].index);
     return {slot, w.meshes[slot].generation};
 }
 
 void World::remove_mesh(MeshId id) {
     Impl& w = *impl_;
     Impl::Mesh& m = w.live_mesh(id, "World::remove_mesh");
-    // Islands resting on the mesh must fall.
-    for (std::uint32_t i = 0; i < w.islands.size(); ++i) {
-        if (!w.islands[i].alive) continue;
-        const auto& touches = w.islands[i].touches;
-        if (std::any_of(touches.begin(), touches.end(), [&](const Impl::Touch& t) { return t.record.mesh == id; }))
-            w.wake_island(i);
-    }
+    // Sleeping bodies whose boxes reach the mesh's triangles must fall.
+    w.wake_touching(m.index);
     m.index = MeshIndex();
     m.alive = false;
     m.generation = m.generation == 0xffffffffu ? 1u : m.generation + 1u;

@@ -121,6 +121,7 @@ struct World::Impl {
     };
     std::vector<SlotPair> candidate_pairs;
     std::vector<SlotPair> sensor_pairs;
+    std::vector<SlotPair> near_pairs;  // candidate pairs within the broadphase margin after the step (islands)
     std::vector<BodyPairRef> body_pairs;
     std::vector<TriangleRef> triangle_refs;
     std::vector<TriangleOrigin> triangle_origins;
@@ -173,6 +174,7 @@ struct World::Impl {
     void wake_body(std::uint32_t slot);  // wakes the island of a sleeping body; nothing otherwise
     void wake_near(const Aabb& box);     // wakes the sleeping bodies whose proxies overlap `box`
     void wake_everything();
+    void wake_touching(const MeshIndex& mesh);  // wakes the sleeping bodies whose proxies reach a triangle's box
 };
 
 }  // namespace tumble
