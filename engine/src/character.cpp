@@ -7,10 +7,11 @@
 //      contact normal, a few times;
 //   1. slide: sweep the remaining motion (exact swept SAT through World::sweep_box), move to the first contact
 //      minus the skin, remove the component of what is left that goes into the surface, and repeat up to
-//      max_iterations times. A wall steeper than max_slope is clipped with its horizontal normal when the plain
-//      projection would lift the character (no climbing steep slopes by sliding); a second surface met while
-//      sliding along a first one leaves only the motion along their crease; motion turned against the desired
-//      direction stops (no jitter in corners);
+//      max_iterations times. On walkable ground the vertical part of what is left is dropped (the ground carries
+//      the character) and the horizontal part follows the slope at full horizontal speed. A wall steeper than
+//      max_slope is clipped with its horizontal normal when the plain projection would lift the character (no
+//      climbing steep slopes by sliding); a second surface met while sliding along a first one leaves only the
+//      motion along their crease; motion turned against the desired direction stops (no jitter in corners);
 //   2. step: when the slide was blocked by a wall while standing on the ground, try again lifted by step_height,
 //      slide horizontally, and come back down; keep that path if it lands on walkable ground and got further;
 //   3. snap: when the character stood on the ground, is not moving up and has lost the ground, pull it down onto
@@ -120,7 +121,12 @@ public:
             if (rise <= -cos_max_) out.hit_ceiling = true;
             else if (!walkable(surface)) out.hit_wall = true;
             glm::vec3 next = remaining - surface * std::min(0.0f, glm::dot(remaining, surface));
-            if (!walkable(surface) && glm::dot(next, up_) > std::max(glm::dot(remaining, up_), 0.0f) + kTiny) {
+            if (walkable(surface)) {
+                // Ground: it carries the character, so what pressed into it (gravity) is dropped and the horizontal
+                // motion follows the ground's slope at full horizontal speed, up or down.
+                const glm::vec3 flat = remaining - up_ * glm::dot(remaining, up_);
+                next = flat - up_ * (glm::dot(flat, surface) / rise);
+            } else if (glm::dot(next, up_) > std::max(glm::dot(remaining, up_), 0.0f) + kTiny) {
                 // A steep slope would lift the character: clip with its horizontal normal instead (a wall).
                 glm::vec3 flat = surface - up_ * rise;
                 if (glm::dot(flat, flat) > 1e-12f) {
