@@ -35,6 +35,16 @@ void check_ray(const glm::vec3& origin, const glm::vec3& direction, float max_di
                               " (must be >= 0 metres, +infinity allowed)");
 }
 
+QueryFilter without_wake(QueryFilter filter) {
+    filter.wake = false;
+    return filter;
+}
+
+// The non-const queries run the const ones and then wake the bodies they report.
+void wake_reported(World::Impl& world, BodyId body) {
+    if (!body.is_null()) world.wake_body(body.index);
+}
+
 void reject_wake(const QueryFilter& filter, const char* where) {
     if (filter.wake)
         throw InvalidArgument(std::string(where) + ": filter.wake needs a non-const World (waking changes the world)");
@@ -265,10 +275,8 @@ std::optional<RaycastHit> World::raycast(const glm::vec3& origin, const glm::vec
 
 std::optional<RaycastHit> World::raycast(const glm::vec3& origin, const glm::vec3& direction, float max_distance,
                                          const QueryFilter& filter) {
-    QueryFilter quiet = filter;
-    quiet.wake = false;
-    const std::optional<RaycastHit> hit = std::as_const(*this).raycast(origin, direction, max_distance, quiet);
-    if (hit && filter.wake && !hit->body.is_null()) impl_->wake_body(hit->body.index);
+    std::optional<RaycastHit> hit = std::as_const(*this).raycast(origin, direction, max_distance, without_wake(filter));
+    if (hit && filter.wake) wake_reported(*impl_, hit->body);
     return hit;
 }
 
@@ -283,12 +291,9 @@ std::vector<RaycastHit> World::raycast_all(const glm::vec3& origin, const glm::v
 
 std::vector<RaycastHit> World::raycast_all(const glm::vec3& origin, const glm::vec3& direction, float max_distance,
                                            const QueryFilter& filter) {
-    QueryFilter quiet = filter;
-    quiet.wake = false;
-    std::vector<RaycastHit> hits = std::as_const(*this).raycast_all(origin, direction, max_distance, quiet);
+    std::vector<RaycastHit> hits = std::as_const(*this).raycast_all(origin, direction, max_distance, without_wake(filter));
     if (filter.wake)
-        for (const RaycastHit& h : hits)
-            if (!h.body.is_null()) impl_->wake_body(h.body.index);
+        for (const RaycastHit& h : hits) wake_reported(*impl_, h.body);
     return hits;
 }
 
@@ -299,11 +304,9 @@ OverlapResult World::overlap_box(const Obb& box, const QueryFilter& filter) cons
 }
 
 OverlapResult World::overlap_box(const Obb& box, const QueryFilter& filter) {
-    QueryFilter quiet = filter;
-    quiet.wake = false;
-    OverlapResult result = std::as_const(*this).overlap_box(box, quiet);
+    OverlapResult result = std::as_const(*this).overlap_box(box, without_wake(filter));
     if (filter.wake)
-        for (BodyId id : result.bodies) impl_->wake_body(id.index);
+        for (BodyId id : result.bodies) wake_reported(*impl_, id);
     return result;
 }
 
@@ -314,10 +317,8 @@ std::optional<BoxSweepHit> World::sweep_box(const Obb& box, const glm::vec3& dis
 }
 
 std::optional<BoxSweepHit> World::sweep_box(const Obb& box, const glm::vec3& displacement, const QueryFilter& filter) {
-    QueryFilter quiet = filter;
-    quiet.wake = false;
-    std::optional<BoxSweepHit> hit = std::as_const(*this).sweep_box(box, displacement, quiet);
-    if (hit && filter.wake && !hit->body.is_null()) impl_->wake_body(hit->body.index);
+    std::optional<BoxSweepHit> hit = std::as_const(*this).sweep_box(box, displacement, without_wake(filter));
+    if (hit && filter.wake) wake_reported(*impl_, hit->body);
     return hit;
 }
 

@@ -362,7 +362,7 @@ void World::Impl::step(float dt) {
         solver_index[awake[k]] = k;
     }
     for (std::uint32_t k = 0; k < n; ++k)
-        if (bodies[awake[k]].ccd && solver_bodies[k].dynamic) continuous_collision(k);
+        if (bodies[awake[k]].ccd && solver_bodies[k].dynamic && !bodies[awake[k]].sensor) continuous_collision(k);
 
     // Stage 2: broadphase. Awake proxies cover the motion from the start to the predicted position, plus a margin;
     // pairs among them come from the active octree, pairs with resting bodies from querying the resting octree.
