@@ -1,7 +1,9 @@
 // Continuous collision detection (BodyDef::ccd): boxes thrown at 100 m/s at walls 0.1 m thick, a static box wall
 // and a closed mesh wall, from many angles; without CCD the same throws pass through (so the tests can fail).
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 #include <gtest/gtest.h>
 
@@ -95,6 +97,68 @@ void expect_stops(WallKind kind, const char* name) {
 TEST(Ccd, BoxesAt100MetresPerSecondDoNotPassAThinStaticBoxWall) { expect_stops(WallKind::static_box, "static box wall 0.1 m"); }
 TEST(Ccd, BoxesAt100MetresPerSecondDoNotPassAThinMeshWall) { expect_stops(WallKind::mesh_box, "closed mesh wall 0.1 m"); }
 TEST(Ccd, BoxesAt100MetresPerSecondDoNotPassAOneSidedMeshPlane) { expect_stops(WallKind::mesh_plane, "one-sided mesh plane"); }
+
+// Boxes thrown at 100 m/s from the spawn points of the real levels, in every horizontal direction and downwards,
+// into walls, floors and each other. Tunnelling through level geometry means the box's centre crosses a triangle
+// from its front to its back during a step; the segment each centre travels per step is checked with a ray cast
+// against the level's triangles (MeshIndex, checked against brute force in broadphase_tests). Boxes may still leave
+// a level that is open to the sky (bounced up by other boxes), which is not tunnelling.
+struct LevelThrows {
+    int thrown = 0;
+    int tunnelled = 0;  // boxes whose centre crossed a front face at least once
+};
+LevelThrows throw_in_level(const std::filesystem::path& path, bool ccd) {
+    const tumble::ObjFile level = tumble::load_obj(path);
+    World w;
+    w.add_mesh(level.mesh);
+    std::vector<tumble::Triangle> tris;
+    for (std::size_t i = 0; i < level.mesh.triangle_count(); ++i) tris.push_back(level.mesh.triangle(i));
+    const tumble::MeshIndex index(tris);
+    testutil::Random rng(21);
+    std::vector<BodyId> ids;
+    for (std::size_t i = 0; i < std::min<std::size_t>(level.spawns.size(), 10); ++i)
+        for (int k = 0; k < 6; ++k) {
+            tumble::BodyDef d = box(level.spawns[i].position + glm::vec3(0.4f * static_cast<float>(k - 3), 0.2f, 0.0f),
+                                    glm::vec3(rng.uniformf(0.1, 0.25)));
+            const float a = rng.uniformf(0, 6.2831853f);
+            d.velocity = glm::normalize(glm::vec3(std::cos(a), rng.uniformf(-0.6, 0.1), std::sin(a))) * 100.0f;
+            d.orientation = rng.rotation();
+            d.ccd = ccd;
+            ids.push_back(w.create_body(d));
+        }
+    std::vector<glm::vec3> from;
+    for (BodyId id : ids) from.push_back(w.body(id).position);
+    std::vector<bool> crossed(ids.size(), false);
+    for (int n = 0; n < 120; ++n) {
+        w.step(kDt);
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            const glm::vec3 to = w.body(ids[i]).position;
+            const float length = glm::length(to - from[i]);
+            if (length > 0.0f)
+                index.raycast(from[i], (to - from[i]) / length, length, [&](const tumble::RayHit& h) {
+                    crossed[i] = crossed[i] || h.front_face;
+                    return length;
+                });
+            from[i] = to;
+        }
+    }
+    LevelThrows r;
+    r.thrown = static_cast<int>(ids.size());
+    r.tunnelled = static_cast<int>(std::count(crossed.begin(), crossed.end(), true));
+    return r;
+}
+
+TEST(Ccd, BoxesThrownAt100MetresPerSecondDoNotTunnelThroughTheRealLevels) {
+    for (const auto& path : levels()) {
+        const LevelThrows with = throw_in_level(path, true);
+        const LevelThrows without = throw_in_level(path, false);
+        std::printf("[ ccd      ] %-15s %d boxes thrown at 100 m/s from spawn points for 2 s: %d tunnelled through the "
+                    "level with CCD, %d without\n",
+                    path.filename().string().c_str(), with.thrown, with.tunnelled, without.tunnelled);
+        EXPECT_EQ(with.tunnelled, 0) << path.filename();
+        EXPECT_GT(without.tunnelled, with.thrown / 4) << path.filename() << ": without CCD many should tunnel";
+    }
+}
 
 TEST(Ccd, HeadOnThrowStopsAtTheFaceAndSlidesOnWithItsTangentialVelocity) {
     tumble::WorldSettings no_gravity;
