@@ -55,10 +55,11 @@ struct BodyDef {
     bool sensor = false;
     std::uint64_t layer = kDefaultLayer;             ///< collision layer bits this body is on
     std::uint64_t mask = kAllLayers;                 ///< layer bits this body collides with
-    /// Continuous collision detection for a dynamic body: each step its motion is swept (exact swept SAT) against
-    /// static geometry (meshes, static and sleeping bodies, kinematic bodies at rest) and stopped at the first time
-    /// of impact, so that a fast box cannot pass through a thin wall. Costs a sweep per step while the body moves
-    /// more than a quarter of its smallest half extent per step.
+    /// Continuous collision detection for a dynamic body: each step its motion is swept (exact swept SAT,
+    /// narrowphase/sweep.hpp) against static geometry (meshes, static and sleeping bodies, kinematic bodies at rest),
+    /// stopped at the first time of impact and slid along the surface hit, so that a fast box cannot pass through a
+    /// thin wall (engine/src/ccd.cpp, docs/game.md). Costs up to three sweeps per step while the body moves more
+    /// than a quarter of its smallest half extent per step. Not against other awake bodies.
     bool ccd = false;
 };
 
