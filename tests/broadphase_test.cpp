@@ -1,6 +1,8 @@
 // Loose octree and mesh BVH against brute force on random scenes, plus their invariants and error handling.
 
 #include <algorithm>
+#include <iterator>
+#include <optional>
 #include <filesystem>
 #include <limits>
 #include <set>
@@ -124,6 +126,122 @@ TEST(LooseOctree, BadInputLeavesTheTreeUnchanged) {
     EXPECT_EQ(tree.size(), 0u);
     EXPECT_EQ(tree.validate(), "");
     EXPECT_THROW(LooseOctree(Aabb{{0, 0, 0}, {1, 1, 1}}, 99), tumble::InvalidArgument);
+}
+
+// Entry of the segment o + t d, t in [0, max_t], into the closed box by clipping the segment against each slab in long
+// double (the reference for the octree's ray walk); nullopt when it misses.
+std::optional<long double> brute_segment_enter(const Aabb& b, glm::vec3 o, glm::vec3 d, long double max_t) {
+    long double lo = 0, hi = max_t;
+    for (int k = 0; k < 3; ++k) {
+        const long double ok = o[k], dk = d[k], mn = b.min[k], mx = b.max[k];
+        if (dk == 0) {
+            if (ok < mn || ok > mx) return std::nullopt;
+            continue;
+        }
+        long double t0 = (mn - ok) / dk, t1 = (mx - ok) / dk;
+        if (t0 > t1) std::swap(t0, t1);
+        lo = std::max(lo, t0);
+        hi = std::min(hi, t1);
+    }
+    if (lo > hi) return std::nullopt;
+    return lo;
+}
+
+TEST(LooseOctree, RaycastVisitsEveryProxyTheSegmentTouchesOnceAndNothingElse) {
+    testutil::Random rng(7);
+    LooseOctree tree(Aabb{{-16, -16, -16}, {16, 16, 16}}, 10);
+    std::vector<ProxyId> live;
+    for (int i = 0; i < 3000; ++i) live.push_back(tree.insert(random_box(rng, 14.0f), static_cast<std::uint64_t>(i)));
+    long visited_total = 0, marched = 0, rays = 0, boundary = 0;
+    for (int r = 0; r < 3000; ++r) {
+        glm::vec3 o = rng.vec(-20, 20), d = rng.unit();
+        const double kind = rng.uniform();
+        if (kind < 0.2) d[rng.index(3)] = 0.0f;                                  // zero components
+        if (kind < 0.1) d = glm::vec3(0), d[rng.index(3)] = rng.uniform() < 0.5 ? 1.0f : -1.0f;  // along an axis
+        if (glm::dot(d, d) == 0.0f) d = {1, 0, 0};
+        const float max_t = rng.uniform() < 0.5 ? rng.uniformf(0.1, 3.0) : rng.uniformf(3.0, 60.0);
+        d *= rng.uniformf(0.5, 2.0);  // not unit: t is in units of |d|
+        std::vector<ProxyId> got;
+        tree.raycast(o, d, max_t, [&](ProxyId id, float t) {
+            got.push_back(id);
+            const auto want = brute_segment_enter(tree.aabb(id), o, d, max_t);
+            EXPECT_TRUE(want.has_value()) << "visited a proxy the segment misses";
+            if (want) {
+                EXPECT_NEAR(t, static_cast<double>(*want), 1e-4 * (1.0 + static_cast<double>(*want)));
+            }
+            return max_t;
+        });
+        std::sort(got.begin(), got.end());
+        EXPECT_TRUE(std::adjacent_find(got.begin(), got.end()) == got.end()) << "a proxy was visited twice";
+        std::vector<ProxyId> want;
+        for (ProxyId id : live) {
+            if (!brute_segment_enter(tree.aabb(id), o, d, max_t)) continue;
+            want.push_back(id);
+        }
+        std::sort(want.begin(), want.end());
+        if (got != want) {
+            // Only touching contacts decided differently by float and long double rounding may differ.
+            std::vector<ProxyId> diff;
+            std::set_symmetric_difference(got.begin(), got.end(), want.begin(), want.end(), std::back_inserter(diff));
+            for (ProxyId id : diff) {
+                const Aabb b = tree.aabb(id).expanded(1e-4f);
+                const Aabb s = tree.aabb(id).expanded(-1e-4f);
+                const bool grazing = brute_segment_enter(b, o, d, max_t) && !brute_segment_enter(s, o, d, max_t);
+                EXPECT_TRUE(grazing) << "ray " << r << ": proxy " << id << " differs from brute force";
+                ++boundary;
+            }
+        }
+        visited_total += static_cast<long>(want.size());
+        marched += max_t > 3.0f;
+        ++rays;
+    }
+    std::printf("[ octree   ] %ld rays visited the %ld proxies brute force finds (%ld grazing differences)\n", rays,
+                visited_total, boundary);
+    EXPECT_GT(visited_total, 3000);
+    EXPECT_LE(boundary, 3);
+
+    // Pruning: a closest-hit walk that lowers max_t finds the same nearest entry as brute force.
+    for (int r = 0; r < 500; ++r) {
+        const glm::vec3 o = rng.vec(-20, 20), d = rng.unit();
+        float best = 100.0f;
+        tree.raycast(o, d, 100.0f, [&](ProxyId, float t) { return best = std::min(best, t); });
+        long double want = 100.0L;
+        for (ProxyId id : live)
+            if (const auto t = brute_segment_enter(tree.aabb(id), o, d, 100.0L)) want = std::min(want, *t);
+        EXPECT_NEAR(best, static_cast<double>(want), 1e-4);
+    }
+    // Bad input visits nothing.
+    int calls = 0;
+    auto count = [&](ProxyId, float t) { return ++calls, t; };
+    tree.raycast({0, 0, 0}, {0, 0, 0}, 10.0f, count);
+    tree.raycast({0, std::numeric_limits<float>::quiet_NaN(), 0}, {1, 0, 0}, 10.0f, count);
+    tree.raycast({0, 0, 0}, {1, 0, 0}, -1.0f, count);
+    EXPECT_EQ(calls, 0);
+}
+
+TEST(LooseOctree, CellsListEveryOccupiedCellWithItsLooseBound) {
+    testutil::Random rng(8);
+    LooseOctree tree(Aabb{{-16, -16, -16}, {16, 16, 16}}, 8);
+    std::vector<ProxyId> live;
+    for (int i = 0; i < 500; ++i) live.push_back(tree.insert(random_box(rng, 14.0f), 0));
+    std::vector<tumble::OctreeCell> cells;
+    tree.cells(cells);
+    EXPECT_EQ(cells.size(), tree.cell_count());
+    std::uint32_t total = 0;
+    for (const tumble::OctreeCell& c : cells) {
+        total += c.proxies;
+        const float side = c.bound.max.x - c.bound.min.x;
+        EXPECT_FLOAT_EQ(side, (tree.bound().max.x - tree.bound().min.x) / static_cast<float>(1 << c.depth));
+        EXPECT_FLOAT_EQ(c.loose_bound.max.y - c.loose_bound.min.y, 2.0f * side);
+    }
+    EXPECT_EQ(total, live.size());
+    // Every proxy lies in the loose bound of a cell of its depth.
+    for (ProxyId id : live) {
+        const bool found = std::any_of(cells.begin(), cells.end(), [&](const tumble::OctreeCell& c) {
+            return c.depth == tree.depth_of(id) && c.loose_bound.expanded(1e-3f).contains(tree.aabb(id));
+        });
+        EXPECT_TRUE(found);
+    }
 }
 
 // --- MeshIndex ----------------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <tumble/error.hpp>
 #include <tumble/narrowphase/validate.hpp>
@@ -37,6 +38,26 @@ float largest_side(const Aabb& box) {
 // Cell ranges are widened by this fraction of a cell so that float rounding in the depth and cell choice can never
 // drop a pair: a wider range only costs a few extra AABB tests.
 constexpr float kRangeSlack = 1e-3f;
+
+constexpr double kNoHit = std::numeric_limits<double>::infinity();
+
+// Parameter at which the segment o + t d, t in [lo, hi], enters the closed box (lo when it starts inside), or
+// kNoHit. `inv` holds 1 / d per axis; axes with d = 0 are decided by the origin alone.
+double segment_enter(const glm::dvec3& bmin, const glm::dvec3& bmax, const glm::dvec3& o, const glm::dvec3& d,
+                     const glm::dvec3& inv, double lo, double hi) {
+    for (int k = 0; k < 3; ++k) {
+        if (d[k] == 0.0) {
+            if (o[k] < bmin[k] || o[k] > bmax[k]) return kNoHit;
+            continue;
+        }
+        double t0 = (bmin[k] - o[k]) * inv[k], t1 = (bmax[k] - o[k]) * inv[k];
+        if (t0 > t1) std::swap(t0, t1);
+        lo = std::max(lo, t0);
+        hi = std::min(hi, t1);
+        if (lo > hi) return kNoHit;
+    }
+    return lo;
+}
 
 }  // namespace
 
@@ -329,6 +350,114 @@ void LooseOctree::query(const Aabb& box, std::vector<ProxyId>& out) const {
             for (ProxyId id : cell.proxies)
                 if (proxies_[id].box.overlaps(box)) out.push_back(id);
         });
+    }
+}
+
+void LooseOctree::walk_ray(const glm::vec3& origin, const glm::vec3& direction, float max_t, void* context,
+                           float (*visit)(void*, ProxyId, float)) const {
+    for (int k = 0; k < 3; ++k)
+        if (!std::isfinite(origin[k]) || !std::isfinite(direction[k])) return;
+    if (!(max_t >= 0.0f) || (direction.x == 0.0f && direction.y == 0.0f && direction.z == 0.0f)) return;
+    const glm::dvec3 o(origin), d(direction);
+    const glm::dvec3 inv(d.x != 0.0 ? 1.0 / d.x : 0.0, d.y != 0.0 ? 1.0 / d.y : 0.0, d.z != 0.0 ? 1.0 / d.z : 0.0);
+    const double longest = std::max({std::abs(d.x), std::abs(d.y), std::abs(d.z)});
+    double limit = max_t;
+    const glm::dvec3 root_min(root_min_);
+
+    // Visits the proxies of one cell that the segment [0, limit] touches.
+    auto visit_cell = [&](const Cell& cell) {
+        for (ProxyId id : cell.proxies) {
+            const Aabb& box = proxies_[id].box;
+            const double t = segment_enter(glm::dvec3(box.min), glm::dvec3(box.max), o, d, inv, 0.0, limit);
+            if (t == kNoHit) continue;
+            limit = std::min(limit, static_cast<double>(visit(context, id, static_cast<float>(t))));
+        }
+    };
+    // True when the segment [0, limit] touches the loose bound of the cell at integer coordinates c of level `depth`.
+    auto ray_meets_cell = [&](double s, const std::int64_t (&c)[3]) {
+        glm::dvec3 lo, hi;
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = root_min[k] + (static_cast<double>(c[k]) - 0.5 - kRangeSlack) * s;
+            hi[k] = root_min[k] + (static_cast<double>(c[k]) + 1.5 + kRangeSlack) * s;
+        }
+        return segment_enter(lo, hi, o, d, inv, 0.0, limit) != kNoHit;
+    };
+
+    for (int depth = 0; depth <= max_depth_; ++depth) {
+        if (level_count_[depth] == 0) continue;
+        const double s = cell_size(depth);
+        const std::int64_t last = (std::int64_t(1) << depth) - 1;
+        // Every loose bound of this level lies in the root grown by half a cell: clip the segment to it.
+        const glm::dvec3 reach_lo = root_min - glm::dvec3((0.5 + kRangeSlack) * s);
+        const glm::dvec3 reach_hi = root_min + glm::dvec3(static_cast<double>(root_size_) + (0.5 + kRangeSlack) * s);
+        const double t0 = segment_enter(reach_lo, reach_hi, o, d, inv, 0.0, limit);
+        if (t0 == kNoHit) continue;
+        double t1 = limit;
+        for (int k = 0; k < 3; ++k)  // where the segment leaves that region
+            if (d[k] != 0.0) t1 = std::min(t1, std::max((reach_lo[k] - o[k]) * inv[k], (reach_hi[k] - o[k]) * inv[k]));
+
+        const double step = s / longest;  // a piece of the segment spans at most one cell on every axis
+        const double pieces = std::ceil((t1 - t0) / step) + 1.0;
+        const std::vector<std::uint32_t>& occupied = level_cells_[depth];
+        if (pieces * 27.0 > static_cast<double>(occupied.size())) {
+            // Fewer occupied cells than probes: test each occupied cell's loose bound against the ray.
+            for (std::uint32_t index : occupied) {
+                const std::uint64_t key = cells_[index].key;
+                const std::int64_t c[3] = {key_coord(key, 0), key_coord(key, 1), key_coord(key, 2)};
+                if (ray_meets_cell(s, c)) visit_cell(cells_[index]);
+            }
+            continue;
+        }
+        // March the segment piece by piece. Ranges of consecutive pieces are monotone on every axis, so a cell probed
+        // before and in range again was in the previous piece's range: skipping that range probes every cell once.
+        std::int64_t prev_from[3] = {1, 1, 1}, prev_to[3] = {0, 0, 0};  // empty
+        for (double i = 0.0;; i += 1.0) {
+            const double ta = t0 + i * step;
+            if (ta > std::min(t1, limit)) break;
+            const double tb = std::min(ta + step, t1);
+            std::int64_t from[3], to[3];
+            bool empty = false;
+            for (int k = 0; k < 3; ++k) {
+                const double pa = o[k] + ta * d[k], pb = o[k] + tb * d[k];
+                // Loose cell j reaches [lo, hi] when j >= lo/s - 1.5 and j <= hi/s + 0.5 (for_each_cell_in_range).
+                const double lo = (std::min(pa, pb) - root_min[k]) / s - 1.5 - kRangeSlack;
+                const double hi = (std::max(pa, pb) - root_min[k]) / s + 0.5 + kRangeSlack;
+                from[k] = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil(std::max(lo, -1.0))));
+                to[k] = std::min<std::int64_t>(last, static_cast<std::int64_t>(std::floor(std::min(hi, double(last) + 1.0))));
+                empty = empty || from[k] > to[k];
+            }
+            if (empty) continue;
+            std::int64_t c[3];
+            for (c[0] = from[0]; c[0] <= to[0]; ++c[0])
+                for (c[1] = from[1]; c[1] <= to[1]; ++c[1])
+                    for (c[2] = from[2]; c[2] <= to[2]; ++c[2]) {
+                        bool seen = true;
+                        for (int k = 0; k < 3; ++k) seen = seen && c[k] >= prev_from[k] && c[k] <= prev_to[k];
+                        if (seen || !ray_meets_cell(s, c)) continue;
+                        const std::uint32_t index =
+                            table_.find(pack(depth, static_cast<std::uint32_t>(c[0]), static_cast<std::uint32_t>(c[1]),
+                                             static_cast<std::uint32_t>(c[2])));
+                        if (index != kFreeSlot) visit_cell(cells_[index]);
+                    }
+            for (int k = 0; k < 3; ++k) {
+                prev_from[k] = from[k];
+                prev_to[k] = to[k];
+            }
+        }
+    }
+}
+
+void LooseOctree::cells(std::vector<OctreeCell>& out) const {
+    for (const Cell& cell : cells_) {
+        if (cell.proxies.empty()) continue;
+        OctreeCell c;
+        c.depth = key_depth(cell.key);
+        const float s = cell_size(c.depth);
+        for (int k = 0; k < 3; ++k) c.bound.min[k] = root_min_[k] + static_cast<float>(key_coord(cell.key, k)) * s;
+        c.bound.max = c.bound.min + glm::vec3(s);
+        c.loose_bound = c.bound.expanded(0.5f * s);
+        c.proxies = static_cast<std::uint32_t>(cell.proxies.size());
+        out.push_back(c);
     }
 }
 

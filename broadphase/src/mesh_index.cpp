@@ -155,14 +155,22 @@ void MeshIndex::query(const Aabb& box, std::vector<std::uint32_t>& out) const {
 
 std::optional<RayHit> MeshIndex::raycast(const glm::vec3& origin, const glm::vec3& direction,
                                          float max_distance) const {
-    if (nodes_.empty()) return std::nullopt;
+    std::optional<RayHit> best;
+    raycast(origin, direction, max_distance, [&](const RayHit& hit) {
+        best = hit;  // the walk only reports hits no farther than the best so far
+        return hit.distance;
+    });
+    return best;
+}
+
+void MeshIndex::walk_ray(const glm::vec3& origin, const glm::vec3& direction, float max_distance, void* context,
+                         float (*visit)(void*, const RayHit&)) const {
+    if (nodes_.empty()) return;
     for (int k = 0; k < 3; ++k)
-        if (!std::isfinite(origin[k]) || !std::isfinite(direction[k])) return std::nullopt;
-    if (!(max_distance >= 0.0f) || glm::dot(direction, direction) == 0.0f) return std::nullopt;
+        if (!std::isfinite(origin[k]) || !std::isfinite(direction[k])) return;
+    if (!(max_distance >= 0.0f) || glm::dot(direction, direction) == 0.0f) return;
     const glm::vec3 inv = 1.0f / direction;
     float best_t = max_distance;
-    std::uint32_t best_tri = 0;
-    bool hit = false;
 
     std::array<std::uint32_t, kStackSize> stack;
     std::size_t top = 0;
@@ -188,9 +196,13 @@ std::optional<RayHit> MeshIndex::raycast(const glm::vec3& origin, const glm::vec
                 if (v < 0.0 || u + v > 1.0) continue;
                 const double t = glm::dot(e2, qv) * inv_det;
                 if (t < 0.0 || t > static_cast<double>(best_t)) continue;
-                best_t = static_cast<float>(t);
-                best_tri = order_[i];
-                hit = true;
+                RayHit hit;
+                hit.triangle = order_[i];
+                hit.distance = static_cast<float>(t);
+                hit.point = origin + direction * hit.distance;
+                hit.normal = glm::normalize(glm::vec3(glm::normalize(glm::dvec3(tri.scaled_normal()))));
+                hit.front_face = glm::dot(direction, hit.normal) < 0.0f;
+                best_t = std::min(best_t, visit(context, hit));
             }
         } else {
             const Node& l = nodes_[node.first];
@@ -207,15 +219,6 @@ std::optional<RayHit> MeshIndex::raycast(const glm::vec3& origin, const glm::vec
             }
         }
     }
-    if (!hit) return std::nullopt;
-    const Triangle& tri = triangles_[best_tri];
-    RayHit out;
-    out.triangle = best_tri;
-    out.distance = best_t;
-    out.point = origin + direction * best_t;
-    out.normal = glm::normalize(glm::vec3(glm::normalize(glm::dvec3(tri.scaled_normal()))));
-    out.front_face = glm::dot(direction, out.normal) < 0.0f;
-    return out;
 }
 
 std::string MeshIndex::validate() const {

@@ -1,15 +1,17 @@
 #include <tumble/engine/world.hpp>
 
+#include "world_impl.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include <tumble/broadphase/loose_octree.hpp>
-#include <tumble/broadphase/mesh_adjacency.hpp>
 #include <tumble/broadphase/mesh_index.hpp>
 #include <tumble/error.hpp>
 #include <tumble/narrowphase/sat.hpp>
+#include <tumble/narrowphase/validate.hpp>
 
 namespace tumble {
 namespace {
@@ -56,104 +58,116 @@ void validate(const WorldSettings& s) {
     if (!(std::isfinite(s.broadphase_margin) && s.broadphase_margin >= 0.0f))
         throw InvalidArgument("WorldSettings: broadphase_margin is " + std::to_string(s.broadphase_margin) +
                               " (must be finite and >= 0)");
+    if (!(std::isfinite(s.sleep.linear_velocity) && s.sleep.linear_velocity > 0.0f))
+        throw InvalidArgument("WorldSettings: sleep.linear_velocity is " + std::to_string(s.sleep.linear_velocity) +
+                              " (must be finite and > 0 m/s)");
+    if (!(std::isfinite(s.sleep.time) && s.sleep.time >= 0.0f))
+        throw InvalidArgument("WorldSettings: sleep.time is " + std::to_string(s.sleep.time) +
+                              " (must be finite and >= 0 s)");
     validate(s.solver);
 }
 
-struct World::Impl {
-    struct Body {
-        glm::vec3 position{0.0f};
-        glm::quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
-        glm::vec3 half_extents{0.0f};
-        glm::vec3 velocity{0.0f};
-        float mass = 0.0f;
-        std::uint32_t generation = 0;  // odd-free scheme: bumped on destroy; 0 never used for a live body
-        bool alive = false;
-        ProxyId proxy = kNullProxy;
-        std::uint64_t sequence = 0;  // creation order: the step's sort key, independent of slot reuse
-        FaceFlags internal_faces = 0;  // static bodies: faces covered by a flush static neighbour
+// ---------------------------------------------------------------------------------------------------------------
+// Impl helpers
 
-        Obb obb_at(const glm::vec3& center) const { return {center, glm::mat3_cast(orientation), half_extents}; }
-    };
-    struct Mesh {
-        MeshIndex index;
-        std::vector<EdgeFlags> active_edges;  // per triangle, from the mesh's adjacency
-        std::uint32_t generation = 0;
-        bool alive = false;
-        std::uint64_t sequence = 0;  // creation order, as for bodies
-    };
-    // Where a solver TriangleRef came from.
-    struct TriangleOrigin {
-        std::uint32_t mesh;
-        std::uint32_t triangle;
-    };
+World::Impl::Body& World::Impl::live_body(BodyId id, const char* where) {
+    return const_cast<Body&>(static_cast<const Impl*>(this)->live_body(id, where));
+}
+const World::Impl::Body& World::Impl::live_body(BodyId id, const char* where) const {
+    if (id.is_null() || id.index >= bodies.size() || !bodies[id.index].alive ||
+        bodies[id.index].generation != id.generation)
+        throw InvalidArgument(std::string(where) + ": body id {" + std::to_string(id.index) + ", " +
+                              std::to_string(id.generation) + "} does not name a live body");
+    return bodies[id.index];
+}
+World::Impl::Mesh& World::Impl::live_mesh(MeshId id, const char* where) {
+    return const_cast<Mesh&>(static_cast<const Impl*>(this)->live_mesh(id, where));
+}
+const World::Impl::Mesh& World::Impl::live_mesh(MeshId id, const char* where) const {
+    if (id.is_null() || id.index >= meshes.size() || !meshes[id.index].alive ||
+        meshes[id.index].generation != id.generation)
+        throw InvalidArgument(std::string(where) + ": mesh id {" + std::to_string(id.index) + ", " +
+                              std::to_string(id.generation) + "} does not name a live mesh");
+    return meshes[id.index];
+}
 
-    WorldSettings settings;
-    std::vector<Body> bodies;
-    std::vector<std::uint32_t> free_bodies;
-    std::size_t live_bodies = 0;
-    std::vector<Mesh> meshes;
-    std::vector<std::uint32_t> free_meshes;
-    std::uint64_t next_sequence = 0;  // shared by bodies and meshes; only the relative order matters
-    LooseOctree octree;
-    PositionSolver solver;
-    std::vector<ContactRecord> contacts;
-    StepStats stats;
-
-    // Per-step scratch, kept between steps so that steady-state steps reuse the memory.
-    std::vector<SolverBody> solver_bodies;
-    std::vector<glm::vec3> predicted;  // positions after stage 1, before the solver
-    std::vector<ProxyPair> proxy_pairs;
-    std::vector<BodyPairRef> body_pairs;
-    std::vector<TriangleRef> triangle_refs;
-    std::vector<TriangleOrigin> triangle_origins;
-    std::vector<std::uint32_t> query_result;
-    std::vector<std::uint32_t> body_order;  // dynamic body slots by creation sequence
-    std::vector<std::uint32_t> mesh_order;  // live mesh slots by creation sequence
-
-    Body& live_body(BodyId id, const char* where) {
-        if (id.is_null() || id.index >= bodies.size() || !bodies[id.index].alive ||
-            bodies[id.index].generation != id.generation)
-            throw InvalidArgument(std::string(where) + ": body id {" + std::to_string(id.index) + ", " +
-                                  std::to_string(id.generation) + "} does not name a live body");
-        return bodies[id.index];
+void World::Impl::place_proxy(std::uint32_t slot, const Aabb& box) {
+    Body& b = bodies[slot];
+    const bool want = wants_awake(b);
+    if (want == b.awake) {
+        tree_of(b).update(b.proxy, box);
+        return;
     }
-    Mesh& live_mesh(MeshId id, const char* where) {
-        if (id.is_null() || id.index >= meshes.size() || !meshes[id.index].alive ||
-            meshes[id.index].generation != id.generation)
-            throw InvalidArgument(std::string(where) + ": mesh id {" + std::to_string(id.index) + ", " +
-                                  std::to_string(id.generation) + "} does not name a live mesh");
-        return meshes[id.index];
+    tree_of(b).remove(b.proxy);
+    b.awake = want;
+    b.proxy = tree_of(b).insert(box, slot);
+    if (want) {
+        awake.push_back(slot);
+        b.quiet_time = 0.0f;
     }
-    BodyId id_of(std::uint32_t slot) const { return {slot, bodies[slot].generation}; }
+}
 
-    Aabb proxy_box(const Body& b) const { return b.obb_at(b.position).aabb().expanded(settings.broadphase_margin); }
-    void refresh_internal_faces(const Aabb& region);
+void World::Impl::user_changed(std::uint32_t slot, const Body& moved) {
+    const Aabb before = tree_of(bodies[slot]).aabb(bodies[slot].proxy);
+    const Aabb after = proxy_box(moved);
+    wake_body(slot);
+    Body& b = bodies[slot];
+    const bool was_awake = b.awake;
+    const ProxyId proxy = b.proxy;
+    const std::uint32_t generation = b.generation;
+    b = moved;
+    b.awake = was_awake;
+    b.proxy = proxy;
+    b.generation = generation;
+    b.island = kNone;
+    b.quiet_time = 0.0f;
+    place_proxy(slot, after);
+    wake_near(before);
+    wake_near(after);
+    if (b.is_static_body()) refresh_internal_faces(before.merged(after));
+    contact_view_dirty = true;
+}
 
-    void step(float dt);
-};
+std::uint32_t World::Impl::solver_index_of(std::uint32_t slot) {
+    if (solver_stamp[slot] == stamp) return solver_index[slot];
+    const Body& b = bodies[slot];
+    SolverBody s;
+    s.start_position = s.position = b.position;
+    s.axes = glm::mat3_cast(b.orientation);
+    s.half_extents = b.half_extents;
+    s.dynamic = false;  // resting: static, asleep, or a kinematic body at rest
+    s.internal_faces = settings.active_edges_only ? b.internal_faces : FaceFlags{0};
+    const auto index = static_cast<std::uint32_t>(solver_bodies.size());
+    solver_bodies.push_back(s);
+    solver_slot.push_back(slot);
+    solver_stamp[slot] = stamp;
+    solver_index[slot] = index;
+    return index;
+}
 
-// Recomputes the internal faces of every static body whose proxy touches `region`, after a static body appeared,
-// moved or disappeared there: each face that a single flush static neighbour covers (covered_faces).
 void World::Impl::refresh_internal_faces(const Aabb& region) {
     std::vector<ProxyId> near, around;
-    octree.query(region, near);
+    resting.query(region, near);  // static bodies always live in the resting octree
     for (ProxyId p : near) {
-        Body& b = bodies[static_cast<std::uint32_t>(octree.user_data(p))];
-        if (!b.alive || b.mass != 0.0f) continue;
-        const Obb box = b.obb_at(b.position);
+        Body& b = bodies[static_cast<std::uint32_t>(resting.user_data(p))];
+        if (!b.alive || !b.is_static_body()) continue;
+        const Obb box = b.obb();
         const float size = std::max({b.half_extents.x, b.half_extents.y, b.half_extents.z});
         FaceFlags faces = 0;
         around.clear();
-        octree.query(box.aabb().expanded(1e-4f * size), around);
+        resting.query(box.aabb().expanded(1e-4f * size), around);
         for (ProxyId q : around) {
-            const Body& o = bodies[static_cast<std::uint32_t>(octree.user_data(q))];
-            if (q == p || !o.alive || o.mass != 0.0f) continue;
+            const Body& o = bodies[static_cast<std::uint32_t>(resting.user_data(q))];
+            if (q == p || !o.alive || !o.is_static_body()) continue;
             const float tolerance = 1e-4f * std::max({size, o.half_extents.x, o.half_extents.y, o.half_extents.z});
-            faces = static_cast<FaceFlags>(faces | covered_faces(box, o.obb_at(o.position), tolerance));
+            faces = static_cast<FaceFlags>(faces | covered_faces(box, o.obb(), tolerance));
         }
         b.internal_faces = faces;
     }
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// World: construction, bodies, meshes
 
 World::World(const WorldSettings& settings) : impl_(std::make_unique<Impl>()) {
     validate(settings);
@@ -168,6 +182,7 @@ const WorldSettings& World::settings() const { return impl_->settings; }
 void World::set_settings(const WorldSettings& settings) {
     validate(settings);
     impl_->settings = settings;
+    impl_->wake_everything();  // new gravity, thresholds or solver settings: let every body find out
 }
 
 BodyId World::create_body(const BodyDef& def) {
@@ -177,9 +192,15 @@ BodyId World::create_body(const BodyDef& def) {
     body.position = def.position;
     body.orientation = checked_orientation(def.orientation, "World::create_body");
     body.half_extents = def.half_extents;
-    body.velocity = def.mass == 0.0f ? glm::vec3(0.0f) : def.velocity;
-    body.mass = def.mass;
+    body.kinematic = def.kinematic;
+    body.mass = def.kinematic ? 0.0f : def.mass;
+    body.velocity = body.mass == 0.0f && !body.kinematic ? glm::vec3(0.0f) : def.velocity;
+    body.sensor = def.sensor;
+    body.ccd = def.ccd;
+    body.layer = def.layer;
+    body.mask = def.mask;
     body.alive = true;
+    body.awake = Impl::wants_awake(body);
     body.sequence = w.next_sequence;
 
     std::uint32_t slot;
@@ -191,32 +212,41 @@ BodyId World::create_body(const BodyDef& def) {
         body.generation = 1;
     }
     // The octree insert is the only step that can fail now (it validates the box again); do it before committing.
-    body.proxy = w.octree.insert(w.proxy_box(body), slot);
+    const Aabb box = w.proxy_box(body);
+    body.proxy = w.tree_of(body).insert(box, slot);
     if (!w.free_bodies.empty()) {
         w.free_bodies.pop_back();
         w.bodies[slot] = body;
     } else {
         w.bodies.push_back(body);
+        w.solver_index.push_back(0);
+        w.solver_stamp.push_back(0);
     }
+    if (body.awake) w.awake.push_back(slot);
     ++w.live_bodies;
     ++w.next_sequence;
-    if (body.mass == 0.0f) w.refresh_internal_faces(w.octree.aabb(body.proxy));
+    // A body appearing next to sleeping ones (a static floor under them, a box inside a pile) wakes them.
+    w.wake_near(box);
+    if (body.is_static_body()) w.refresh_internal_faces(box);
     return {slot, body.generation};
 }
 
 void World::destroy_body(BodyId id) {
     Impl& w = *impl_;
-    Impl::Body& body = w.live_body(id, "World::destroy_body");
-    const Aabb was = w.octree.aabb(body.proxy);
-    w.octree.remove(body.proxy);
+    w.live_body(id, "World::destroy_body");
+    w.wake_body(id.index);  // what slept on it must fall
+    Impl::Body& body = w.bodies[id.index];
+    const Aabb box = w.tree_of(body).aabb(body.proxy);
+    w.tree_of(body).remove(body.proxy);
     body.alive = false;
+    body.awake = false;
     body.proxy = kNullProxy;
     body.generation = body.generation == 0xffffffffu ? 1u : body.generation + 1u;
     w.free_bodies.push_back(id.index);
     --w.live_bodies;
-    if (body.mass == 0.0f) w.refresh_internal_faces(was);
-    // Contacts that name the destroyed body would dangle: drop them.
-    std::erase_if(w.contacts, [&](const ContactRecord& c) { return c.a == id || c.b == id; });
+    w.wake_near(box);
+    if (body.is_static_body()) w.refresh_internal_faces(box);
+    w.forget_touches(id, MeshId{});
 }
 
 bool World::is_valid(BodyId id) const {
@@ -229,42 +259,60 @@ std::size_t World::body_count() const { return impl_->live_bodies; }
 
 BodyState World::body(BodyId id) const {
     const Impl::Body& b = impl_->live_body(id, "World::body");
-    return {b.position, b.orientation, b.half_extents, b.velocity, b.mass};
+    BodyState s;
+    s.position = b.position;
+    s.orientation = b.orientation;
+    s.half_extents = b.half_extents;
+    s.velocity = b.velocity;
+    s.mass = b.mass;
+    s.kinematic = b.kinematic;
+    s.sensor = b.sensor;
+    s.sleeping = b.sleeping();
+    s.ccd = b.ccd;
+    s.layer = b.layer;
+    s.mask = b.mask;
+    return s;
 }
 
-Obb World::obb(BodyId id) const {
-    const Impl::Body& b = impl_->live_body(id, "World::obb");
-    return b.obb_at(b.position);
-}
+Obb World::obb(BodyId id) const { return impl_->live_body(id, "World::obb").obb(); }
 
 void World::set_position(BodyId id, const glm::vec3& position) {
-    Impl::Body& b = impl_->live_body(id, "World::set_position");
+    Impl::Body moved = impl_->live_body(id, "World::set_position");
     require_finite(position, "World::set_position", "position");
-    Impl::Body moved = b;
     moved.position = position;
-    const Aabb was = impl_->octree.aabb(b.proxy);
-    impl_->octree.update(b.proxy, impl_->proxy_box(moved));
-    b.position = position;
-    if (b.mass == 0.0f) impl_->refresh_internal_faces(was.merged(impl_->octree.aabb(b.proxy)));
+    require_valid(impl_->proxy_box(moved), "World::set_position: the body's box");
+    impl_->user_changed(id.index, moved);
 }
 
 void World::set_velocity(BodyId id, const glm::vec3& velocity) {
-    Impl::Body& b = impl_->live_body(id, "World::set_velocity");
+    Impl::Body changed = impl_->live_body(id, "World::set_velocity");
     require_finite(velocity, "World::set_velocity", "velocity");
-    if (b.mass != 0.0f) b.velocity = velocity;
+    if (changed.is_static_body()) return;
+    changed.velocity = velocity;
+    impl_->user_changed(id.index, changed);
 }
 
 void World::set_orientation(BodyId id, const glm::quat& orientation) {
-    Impl::Body& b = impl_->live_body(id, "World::set_orientation");
-    Impl::Body turned = b;
+    Impl::Body turned = impl_->live_body(id, "World::set_orientation");
     turned.orientation = checked_orientation(orientation, "World::set_orientation");
-    const Aabb was = impl_->octree.aabb(b.proxy);
-    impl_->octree.update(b.proxy, impl_->proxy_box(turned));
-    b.orientation = turned.orientation;
-    if (b.mass == 0.0f) impl_->refresh_internal_faces(was.merged(impl_->octree.aabb(b.proxy)));
+    impl_->user_changed(id.index, turned);
 }
 
-MeshId World::add_mesh(const TriangleMesh& mesh) {
+void World::set_filter(BodyId id, std::uint64_t layer, std::uint64_t mask) {
+    Impl::Body changed = impl_->live_body(id, "World::set_filter");
+    changed.layer = layer;
+    changed.mask = mask;
+    impl_->user_changed(id.index, changed);
+}
+
+void World::wake(BodyId id) {
+    impl_->live_body(id, "World::wake");
+    impl_->wake_body(id.index);
+}
+
+void World::wake_all() { impl_->wake_everything(); }
+
+MeshId World::add_mesh(const TriangleMesh& mesh, std::uint64_t layer, std::uint64_t mask) {
     const std::string problem = mesh.validate();
     if (!problem.empty()) throw InvalidArgument("World::add_mesh: " + problem);
     Impl& w = *impl_;
@@ -275,6 +323,8 @@ MeshId World::add_mesh(const TriangleMesh& mesh) {
     m.index = MeshIndex(std::move(triangles));
     m.alive = true;
     m.sequence = w.next_sequence++;
+    m.layer = layer;
+    m.mask = mask;
     std::uint32_t slot;
     if (!w.free_meshes.empty()) {
         slot = w.free_meshes.back();
@@ -286,20 +336,27 @@ MeshId World::add_mesh(const TriangleMesh& mesh) {
         m.generation = 1;
         w.meshes.push_back(std::move(m));
     }
+    // Wake the sleeping bodies whose boxes reach one of the new triangles.
+    w.wake_touching(w.meshes[slot].index);
     return {slot, w.meshes[slot].generation};
 }
 
 void World::remove_mesh(MeshId id) {
     Impl& w = *impl_;
     Impl::Mesh& m = w.live_mesh(id, "World::remove_mesh");
+    // Sleeping bodies whose boxes reach the mesh's triangles must fall.
+    w.wake_touching(m.index);
     m.index = MeshIndex();
     m.alive = false;
     m.generation = m.generation == 0xffffffffu ? 1u : m.generation + 1u;
     w.free_meshes.push_back(id.index);
-    std::erase_if(w.contacts, [&](const ContactRecord& c) { return c.mesh == id; });
+    w.forget_touches(BodyId{}, id);
 }
 
 std::size_t World::mesh_triangle_count(MeshId id) const { return impl_->live_mesh(id, "World::mesh_triangle_count").index.size(); }
+
+// ---------------------------------------------------------------------------------------------------------------
+// The step
 
 void World::step(float dt) {
     if (!(std::isfinite(dt) && dt > 0.0f))
@@ -308,69 +365,99 @@ void World::step(float dt) {
 }
 
 void World::Impl::step(float dt) {
-    const std::uint32_t n = static_cast<std::uint32_t>(bodies.size());
+    ++stamp;
+    // The awake set in creation order (deterministic whatever the order bodies woke in and whichever slots they
+    // have); stale entries dropped.
+    std::erase_if(awake, [&](std::uint32_t slot) { return !bodies[slot].alive || !bodies[slot].awake; });
+    std::sort(awake.begin(), awake.end(), [&](std::uint32_t x, std::uint32_t y) { return created_before(x, y); });
+    awake.erase(std::unique(awake.begin(), awake.end()), awake.end());
+    const auto n = static_cast<std::uint32_t>(awake.size());
 
-    // Stage 1: predict. Every slot gets a solver body (free slots are inert) so solver index == slot index.
+    // Stage 1: predict. Solver body k is awake body k; resting bodies they touch are appended in stage 2.
     solver_bodies.resize(n);
+    solver_slot.assign(awake.begin(), awake.end());
     predicted.resize(n);
-    for (std::uint32_t i = 0; i < n; ++i) {
-        Body& b = bodies[i];
-        SolverBody& s = solver_bodies[i];
+    stats = {};
+    for (std::uint32_t k = 0; k < n; ++k) {
+        Body& b = bodies[awake[k]];
+        SolverBody& s = solver_bodies[k];
         s.start_position = b.position;
         s.axes = glm::mat3_cast(b.orientation);
         s.half_extents = b.half_extents;
-        s.dynamic = b.alive && b.mass != 0.0f;
-        s.internal_faces = settings.active_edges_only ? b.internal_faces : FaceFlags{0};
+        s.dynamic = b.dynamic();  // kinematic bodies follow their velocity and are never pushed
         if (s.dynamic) b.velocity += settings.gravity * dt;
-        s.position = s.dynamic ? b.position + b.velocity * dt : b.position;
-        predicted[i] = s.position;
+        s.position = b.position + b.velocity * dt;
+        predicted[k] = s.position;
+        solver_stamp[awake[k]] = stamp;
+        solver_index[awake[k]] = k;
     }
+    for (std::uint32_t k = 0; k < n; ++k)
+        if (bodies[awake[k]].ccd && solver_bodies[k].dynamic && !bodies[awake[k]].sensor) continuous_collision(k);
 
-    // Stage 2: broadphase. Proxies cover the motion from the start to the predicted position, plus a margin.
-    for (std::uint32_t i = 0; i < n; ++i) {
-        const Body& b = bodies[i];
-        if (!b.alive || b.mass == 0.0f) continue;
-        const Obb from{solver_bodies[i].start_position, solver_bodies[i].axes, b.half_extents};
-        const Obb to{solver_bodies[i].position, solver_bodies[i].axes, b.half_extents};
-        octree.update(b.proxy, from.aabb().merged(to.aabb()).expanded(settings.broadphase_margin));
+    // Stage 2: broadphase. Awake proxies cover the motion from the start to the predicted position, plus a margin;
+    // pairs among them come from the active octree, pairs with resting bodies from querying the resting octree.
+    // Layers and sensors are sorted out here, before the narrowphase.
+    for (std::uint32_t k = 0; k < n; ++k) {
+        const SolverBody& s = solver_bodies[k];
+        const Obb from{s.start_position, s.axes, s.half_extents};
+        const Obb to{s.position, s.axes, s.half_extents};
+        active.update(bodies[awake[k]].proxy, from.aabb().merged(to.aabb()).expanded(settings.broadphase_margin));
     }
+    candidate_pairs.clear();
+    sensor_pairs.clear();
+    auto consider = [&](std::uint32_t x, std::uint32_t y) {
+        const Body& bx = bodies[x];
+        const Body& by = bodies[y];
+        if (!layers_collide(bx.layer, bx.mask, by.layer, by.mask)) return;
+        const SlotPair pair = created_before(x, y) ? SlotPair{x, y} : SlotPair{y, x};
+        if (bx.sensor || by.sensor) {
+            // A sensor detects dynamic and kinematic bodies, not static bodies or other sensors.
+            const Body& other = bx.sensor ? by : bx;
+            if (!(bx.sensor && by.sensor) && (other.dynamic() || other.kinematic)) sensor_pairs.push_back(pair);
+            return;
+        }
+        // Static-static and kinematic-static pairs never need a test; an awake kinematic body against a sleeping one
+        // is kept so that the contact wakes it.
+        if (!bx.dynamic() && !by.dynamic()) return;
+        candidate_pairs.push_back(pair);
+    };
     proxy_pairs.clear();
-    octree.find_pairs(proxy_pairs);
-    body_pairs.clear();
-    for (const ProxyPair& p : proxy_pairs) {
-        auto a = static_cast<std::uint32_t>(octree.user_data(p.a));
-        auto b = static_cast<std::uint32_t>(octree.user_data(p.b));
-        if (!solver_bodies[a].dynamic && !solver_bodies[b].dynamic) continue;
-        if (bodies[a].sequence > bodies[b].sequence) std::swap(a, b);
-        body_pairs.push_back({a, b});
+    active.find_pairs(proxy_pairs);
+    for (const ProxyPair& p : proxy_pairs)
+        consider(static_cast<std::uint32_t>(active.user_data(p.a)), static_cast<std::uint32_t>(active.user_data(p.b)));
+    for (std::uint32_t k = 0; k < n; ++k) {
+        query_proxies.clear();
+        resting.query(active.aabb(bodies[awake[k]].proxy), query_proxies);
+        for (ProxyId p : query_proxies) consider(awake[k], static_cast<std::uint32_t>(resting.user_data(p)));
     }
-    // Deterministic processing order, independent of the octree's internal layout and of which slots earlier
+    // Deterministic processing order, independent of the octrees' internal layout and of which slots earlier
     // destroy_body calls freed: pairs are sorted by the creation sequence of their bodies, not by slot.
-    std::sort(body_pairs.begin(), body_pairs.end(), [&](const BodyPairRef& x, const BodyPairRef& y) {
-        const std::uint64_t xa = bodies[x.a].sequence, ya = bodies[y.a].sequence;
-        return xa != ya ? xa < ya : bodies[x.b].sequence < bodies[y.b].sequence;
-    });
-    body_order.clear();
-    for (std::uint32_t i = 0; i < n; ++i)
-        if (solver_bodies[i].dynamic) body_order.push_back(i);
-    std::sort(body_order.begin(), body_order.end(),
-              [&](std::uint32_t x, std::uint32_t y) { return bodies[x].sequence < bodies[y].sequence; });
+    auto by_creation = [&](const SlotPair& x, const SlotPair& y) {
+        return x.a != y.a ? created_before(x.a, y.a) : created_before(x.b, y.b);
+    };
+    std::sort(candidate_pairs.begin(), candidate_pairs.end(), by_creation);
+    std::sort(sensor_pairs.begin(), sensor_pairs.end(), by_creation);
     mesh_order.clear();
     for (std::uint32_t m = 0; m < meshes.size(); ++m)
         if (meshes[m].alive) mesh_order.push_back(m);
     std::sort(mesh_order.begin(), mesh_order.end(),
               [&](std::uint32_t x, std::uint32_t y) { return meshes[x].sequence < meshes[y].sequence; });
+    body_pairs.clear();
+    for (const SlotPair& p : candidate_pairs) body_pairs.push_back({solver_index_of(p.a), solver_index_of(p.b)});
 
     triangle_refs.clear();
     triangle_origins.clear();
-    for (std::uint32_t i : body_order) {
-        const Aabb box = octree.aabb(bodies[i].proxy);
+    for (std::uint32_t k = 0; k < n; ++k) {
+        const Body& b = bodies[awake[k]];
+        if (!b.dynamic() || b.sensor) continue;
+        const Aabb box = active.aabb(b.proxy);
         for (std::uint32_t m : mesh_order) {
+            if (!layers_collide(b.layer, b.mask, meshes[m].layer, meshes[m].mask)) continue;
             query_result.clear();
             meshes[m].index.query(box, query_result);
             std::sort(query_result.begin(), query_result.end());
             for (std::uint32_t t : query_result) {
-                triangle_refs.push_back({i, meshes[m].index.triangle(t),
+                triangle_refs.push_back({k, meshes[m].index.triangle(t),
                                          settings.active_edges_only ? meshes[m].active_edges[t] : kAllEdgesActive});
                 triangle_origins.push_back({m, t});
             }
@@ -385,39 +472,25 @@ void World::Impl::step(float dt) {
     // Stage 4: velocities from the corrected positions. v = (x_corrected - x_start) / dt, written as the predicted
     // velocity plus the solver's correction over dt: equal in exact arithmetic, but the correction is the small
     // difference of two nearby floats, so a body far from the origin that nothing touched keeps its velocity
-    // exactly instead of picking up the round-off of the whole displacement.
-    for (std::uint32_t i = 0; i < n; ++i) {
-        if (!solver_bodies[i].dynamic) continue;
-        Body& b = bodies[i];
-        b.velocity += (solver_bodies[i].position - predicted[i]) / dt;
-        b.position = solver_bodies[i].position;
+    // exactly instead of picking up the round-off of the whole displacement. Kinematic bodies keep their velocity.
+    for (std::uint32_t k = 0; k < n; ++k) {
+        Body& b = bodies[awake[k]];
+        if (solver_bodies[k].dynamic) b.velocity += (solver_bodies[k].position - predicted[k]) / dt;
+        b.position = solver_bodies[k].position;
     }
 
-    // Stage 5: report the contacts left at the final positions.
-    contacts.clear();
-    for (const BodyPairRef& p : body_pairs) {
-        const SolverBody& a = solver_bodies[p.a];
-        const SolverBody& b = solver_bodies[p.b];
-        if (const std::optional<Contact> c = box_contact(a.obb(), a.internal_faces, b.obb(), b.internal_faces))
-            contacts.push_back({id_of(p.a), id_of(p.b), MeshId{}, 0, *c});
-    }
-    for (std::size_t k = 0; k < triangle_refs.size(); ++k) {
-        const SolverBody& s = solver_bodies[triangle_refs[k].body];
-        if (const std::optional<Contact> c =
-                mesh_contact(s.obb(), triangle_refs[k].triangle, s.start_position, triangle_refs[k].active_edges)) {
-            const TriangleOrigin& o = triangle_origins[k];
-            contacts.push_back({id_of(triangle_refs[k].body), BodyId{}, MeshId{o.mesh, meshes[o.mesh].generation},
-                                o.triangle, *c});
-        }
-    }
-    stats.contacts = contacts.size();
-
-    // Proxies back to the bodies' final boxes (static bodies never moved).
-    for (std::uint32_t i = 0; i < n; ++i)
-        if (solver_bodies[i].dynamic) octree.update(bodies[i].proxy, proxy_box(bodies[i]));
+    // Stage 5: report contacts, sensor overlaps and events; islands fall asleep; proxies move to the final boxes.
+    report(dt);
 }
 
-std::span<const ContactRecord> World::contacts() const { return impl_->contacts; }
+std::span<const ContactRecord> World::contacts() const {
+    if (impl_->contact_view_dirty) impl_->build_contact_view();
+    return impl_->contact_view;
+}
+std::span<const ContactEvent> World::contact_events() const { return impl_->events; }
+void World::set_contact_callback(std::function<void(const ContactEvent&)> callback) {
+    impl_->callback = std::move(callback);
+}
 const StepStats& World::stats() const { return impl_->stats; }
 std::uint32_t World::slot_count() const { return static_cast<std::uint32_t>(impl_->bodies.size()); }
 BodyId World::id_at(std::uint32_t slot) const {

@@ -105,7 +105,9 @@ std::vector<BodyDef> spawn_boxes(const TriangleMesh& level, const DropOptions& o
 DropResult run_drop(const std::filesystem::path& level, const DropOptions& options, int steps, float dt,
                     const std::function<void(int, double, const World&)>& progress) {
     const ObjFile file = load_obj(level);
-    World world;
+    WorldSettings settings;
+    settings.sleep.enabled = options.sleep;
+    World world(settings);
     world.add_mesh(file.mesh);
     float lowest = std::numeric_limits<float>::max();
     for (const glm::vec3& v : file.mesh.vertices) lowest = std::min(lowest, v.y);

@@ -44,6 +44,7 @@ struct DropOptions {
     float max_height = 4.0f;
     float min_floor_normal_y = 0.7f;  ///< a floor faces up within ~45 degrees
     int max_attempts_per_box = 400;
+    bool sleep = true;  ///< WorldSettings::sleep.enabled of the world run_drop steps
 };
 
 /// Spawns `options.boxes` dynamic boxes (mass 1 kg, zero velocity) above upward-facing floor triangles of `level`

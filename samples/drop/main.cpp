@@ -1,6 +1,6 @@
 // tumble-drop: drops boxes into a real Quake III level and reports how the pile ended.
 //
-//   tumble-drop [--level PATH] [--boxes N] [--steps S] [--seed K] [--dt SECONDS]
+//   tumble-drop [--level PATH] [--boxes N] [--steps S] [--seed K] [--dt SECONDS] [--no-sleep]
 //
 // Progress goes to stderr; the last line of stdout is one JSON object with the keys
 // level, triangles, boxes, steps, ms_per_step, fell_through, max_penetration, resting, state_hash.
@@ -32,7 +32,10 @@ int main(int argc, char** argv) {
     app.add_option("--steps", steps, "number of steps")->capture_default_str()->check(CLI::Range(0, 100000000));
     app.add_option("--seed", options.seed, "random seed of the spawn")->capture_default_str();
     app.add_option("--dt", dt, "step length in seconds")->capture_default_str()->check(CLI::PositiveNumber);
+    bool no_sleep = false;
+    app.add_flag("--no-sleep", no_sleep, "keep every body awake (SleepSettings::enabled = false)");
     CLI11_PARSE(app, argc, argv);
+    options.sleep = !no_sleep;
 
     const bool tty = isatty(STDERR_FILENO) != 0;
     auto progress = [&](int step, double ms, const tumble::World& world) {

@@ -12,6 +12,7 @@
 #include <tumble/error.hpp>
 #include <tumble/narrowphase/shapes.hpp>
 #include <tumble/narrowphase/sat.hpp>
+#include <tumble/narrowphase/sweep.hpp>
 #include <tumble/narrowphase/validate.hpp>
 #include <tumble/narrowphase/fit.hpp>
 #include <tumble/narrowphase/active_edges.hpp>

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <tumble/narrowphase/shapes.hpp>
@@ -24,6 +25,14 @@ namespace tumble {
 /// Handle of a proxy in a `LooseOctree`. Stable until the proxy is removed; ids of removed proxies are reused.
 using ProxyId = std::uint32_t;
 inline constexpr ProxyId kNullProxy = 0xffffffffu;
+
+/// An occupied cell, for debug drawing and statistics.
+struct OctreeCell {
+    int depth = 0;                ///< 0 = root
+    Aabb bound;                   ///< the cell itself (side W / 2^depth), world frame
+    Aabb loose_bound;             ///< the cell grown by half its side on every side: where its proxies may reach
+    std::uint32_t proxies = 0;    ///< number of proxies stored in it
+};
 
 /// An overlapping pair of proxies, `a < b`.
 struct ProxyPair {
@@ -73,6 +82,29 @@ public:
     /// Appends the ids of the live proxies whose AABBs overlap `box` to `out` (not cleared), in unspecified order.
     void query(const Aabb& box, std::vector<ProxyId>& out) const;
 
+    /// Ray query: calls `visit(ProxyId id, float t_enter) -> float` for every live proxy whose AABB the segment
+    /// `origin + t * direction`, t in [0, max_t], touches, with the parameter t at which the segment enters that AABB
+    /// (0 when the origin is inside). `direction` need not be unit (t is in units of |direction|). `visit` returns
+    /// the new max_t: returning its second argument's bound unchanged keeps walking, a smaller value stops the walk
+    /// beyond it (a closest-hit query returns the distance of its best hit so far). Each proxy is visited at most
+    /// once, in no specified order (roughly increasing t within each level).
+    ///
+    /// Walk: for every level that holds proxies, the segment is cut into pieces no longer than one cell along any
+    /// axis; each piece probes the cells whose loose bounds its AABB reaches and that the previous piece did not
+    /// probe, after a slab test of the ray against the cell's loose bound (Ulrich 2000 for the loose bounds; Amanatides
+    /// and Woo, "A Fast Voxel Traversal Algorithm", 1987, for marching a grid in ray order). A level whose occupied
+    /// cells are fewer than the probes the segment would need is scanned cell by cell instead. Non-finite input, a
+    /// zero direction or a negative max_t visits nothing.
+    template <class F>
+    void raycast(const glm::vec3& origin, const glm::vec3& direction, float max_t, F&& visit) const {
+        using Visit = std::remove_reference_t<F>;
+        walk_ray(origin, direction, max_t, const_cast<void*>(static_cast<const void*>(&visit)),
+                 [](void* context, ProxyId id, float t) -> float { return (*static_cast<Visit*>(context))(id, t); });
+    }
+
+    /// Appends every occupied cell to `out` (not cleared), in storage order.
+    void cells(std::vector<OctreeCell>& out) const;
+
     /// Checks the invariants: every proxy is in the cell its size and centre select, its AABB lies in that cell's
     /// loose bound, cell arrays and proxy back-references agree, level counts and the hash table are consistent.
     /// Returns an empty string when all hold, else a description of the first violation.
@@ -119,6 +151,8 @@ private:
     float cell_size(int depth) const { return root_size_ / static_cast<float>(1u << depth); }
     template <class F>
     void for_each_cell_in_range(int depth, const Aabb& box, F&& f) const;
+    void walk_ray(const glm::vec3& origin, const glm::vec3& direction, float max_t, void* context,
+                  float (*visit)(void*, ProxyId, float)) const;
 
     glm::vec3 root_min_{0.0f};
     float root_size_ = 1.0f;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <tumble/narrowphase/shapes.hpp>
@@ -48,6 +49,17 @@ public:
     /// direction). Returns nothing for no hit, a zero direction, or non-finite input.
     std::optional<RayHit> raycast(const glm::vec3& origin, const glm::vec3& direction, float max_distance) const;
 
+    /// Every hit of the same ray: calls `visit(const RayHit&) -> float` for each triangle the ray crosses (either
+    /// side) no farther than the current bound, which starts at `max_distance` and becomes the smallest value
+    /// `visit` has returned (return `max_distance` to see every hit, the hit's distance to keep only closer ones).
+    /// Nodes are visited nearer child first. Same bad-input rules as above.
+    template <class F>
+    void raycast(const glm::vec3& origin, const glm::vec3& direction, float max_distance, F&& visit) const {
+        using Visit = std::remove_reference_t<F>;
+        walk_ray(origin, direction, max_distance, const_cast<void*>(static_cast<const void*>(&visit)),
+                 [](void* context, const RayHit& hit) -> float { return (*static_cast<Visit*>(context))(hit); });
+    }
+
     /// Checks that every node bounds its children and triangles and that every triangle is referenced once.
     std::string validate() const;
 
@@ -57,6 +69,8 @@ private:
         std::uint32_t first = 0;  // leaf: first entry in order_; inner: index of the left child (right = left + 1)
         std::uint32_t count = 0;  // leaf: number of triangles (> 0); inner: 0
     };
+    void walk_ray(const glm::vec3& origin, const glm::vec3& direction, float max_distance, void* context,
+                  float (*visit)(void*, const RayHit&)) const;
     void build(std::uint32_t node, std::uint32_t begin, std::uint32_t end, int depth, std::vector<Aabb>& boxes,
                std::vector<glm::vec3>& centroids);
 

@@ -10,48 +10,57 @@
 ///   3. narrowphase + solve: `settings.solver.iterations` passes that re-test every candidate with the SAT at the
 ///                    current positions and push overlapping shapes apart, with friction;
 ///   4. velocities:   v = (x_corrected - x) / dt;
-///   5. report:       the contacts that remain at the final positions, readable with `contacts()`.
+///   5. report:       the contacts that remain at the final positions (`contacts()`), sensor overlaps, contact
+///                    events (`contact_events()`), islands and sleep.
+///
+/// Only awake bodies take part (docs/game.md): sleeping bodies, static bodies and kinematic bodies at rest sit in a
+/// second loose octree that awake bodies query, so a sleeping scene costs nothing per step.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include <tumble/engine/character.hpp>
+#include <tumble/engine/debug_draw.hpp>
+#include <tumble/engine/events.hpp>
+#include <tumble/engine/ids.hpp>
 #include <tumble/engine/mesh.hpp>
+#include <tumble/engine/query.hpp>
 #include <tumble/narrowphase/shapes.hpp>
 #include <tumble/solver/position_solver.hpp>
 
 namespace tumble {
 
-/// Stable handle of a body: a slot index and a generation that changes when the slot is reused, so a handle to a
-/// destroyed body is detected (`World::is_valid`) instead of silently naming another body. Zero-initialised is null.
-struct BodyId {
-    std::uint32_t index = 0;
-    std::uint32_t generation = 0;  ///< 0 only for the null id
-    bool is_null() const { return generation == 0; }
-    friend bool operator==(const BodyId&, const BodyId&) = default;
-    friend auto operator<=>(const BodyId&, const BodyId&) = default;
-};
-
-/// Stable handle of a static mesh, same scheme as BodyId.
-struct MeshId {
-    std::uint32_t index = 0;
-    std::uint32_t generation = 0;
-    bool is_null() const { return generation == 0; }
-    friend bool operator==(const MeshId&, const MeshId&) = default;
-    friend auto operator<=>(const MeshId&, const MeshId&) = default;
-};
-
 /// Description of a box body. All vectors are world frame.
+///
+/// Kinds of body: dynamic (`mass` > 0: gravity, contacts and friction move it), static (`mass` 0, never moves) and
+/// kinematic (`kinematic` true: moved only by its velocity, `set_position` or `move_and_slide`; never pushed, and it
+/// pushes dynamic bodies as a static body would; `mass` is ignored).
 struct BodyDef {
     glm::vec3 position{0.0f};                        ///< centre, metres
     glm::quat orientation{1.0f, 0.0f, 0.0f, 0.0f};   ///< unit quaternion (w, x, y, z); body axes = columns of its matrix
     glm::vec3 half_extents{0.5f};                    ///< metres, >= 0 on every axis
-    glm::vec3 velocity{0.0f};                        ///< metres per second
+    glm::vec3 velocity{0.0f};                        ///< metres per second (ignored for static bodies)
     float mass = 1.0f;                               ///< kilograms, > 0 for a dynamic body; 0 makes the body static
+    bool kinematic = false;                          ///< moved by the user only (see above)
+    /// A sensor (trigger volume) reports overlaps as contact events (`ContactEvent::sensor`) but never pushes and is
+    /// never pushed. Sensors detect dynamic and kinematic bodies, not static bodies, meshes or other sensors.
+    bool sensor = false;
+    std::uint64_t layer = kDefaultLayer;             ///< collision layer bits this body is on
+    std::uint64_t mask = kAllLayers;                 ///< layer bits this body collides with
+    /// Continuous collision detection for a dynamic body: each step its motion is swept (exact swept SAT,
+    /// narrowphase/sweep.hpp) against static geometry (meshes, static and sleeping bodies, kinematic bodies at rest),
+    /// stopped at the first time of impact and slid along the surface hit, so that a fast box cannot pass through a
+    /// thin wall (engine/src/ccd.cpp, docs/game.md). Costs up to three sweeps per step while the body moves more
+    /// than a quarter of its smallest half extent per step. Not against other awake bodies.
+    bool ccd = false;
 };
 
 /// A body's current state (read-only view; change a body with the World setters).
@@ -60,8 +69,27 @@ struct BodyState {
     glm::quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
     glm::vec3 half_extents{0.0f};
     glm::vec3 velocity{0.0f};
-    float mass = 0.0f;
-    bool is_static() const { return mass == 0.0f; }
+    float mass = 0.0f;  ///< 0 for static and kinematic bodies
+    bool kinematic = false;
+    bool sensor = false;
+    bool sleeping = false;  ///< a dynamic body asleep (see SleepSettings)
+    bool ccd = false;
+    std::uint64_t layer = kDefaultLayer;
+    std::uint64_t mask = kAllLayers;
+    bool is_static() const { return mass == 0.0f && !kinematic; }
+    bool is_dynamic() const { return mass != 0.0f; }
+};
+
+/// When bodies fall asleep. A dynamic body is quiet while its speed stays below `linear_velocity`; an island (bodies
+/// linked by body-body contacts, found by union-find over the step's contacts) falls asleep when all its bodies have
+/// been quiet for `time` seconds and none touches a moving kinematic body. A sleeping body keeps its contacts, costs
+/// nothing per step, and wakes (with its whole island) when an awake body touches it, when the user moves or
+/// changes it or a body or mesh next to it, or when a query with `QueryFilter::wake` reports it.
+/// Thresholds after Box2D (b2_linearSleepTolerance, b2_timeToSleep) and Jolt (PhysicsSettings::mPointVelocitySleepThreshold).
+struct SleepSettings {
+    bool enabled = true;            ///< on by default, as in game engines
+    float linear_velocity = 0.05f;  ///< metres per second, > 0
+    float time = 0.5f;              ///< seconds, >= 0
 };
 
 /// World settings. Defaults: Earth gravity along -Y, the solver defaults.
@@ -80,6 +108,7 @@ struct WorldSettings {
     /// the interior edges of tessellated floors and grids of boxes ("ghost collisions"). false treats every triangle
     /// edge and every box face as a real corner, as the exact SAT sees them: for comparisons and tests.
     bool active_edges_only = true;
+    SleepSettings sleep;
 };
 
 /// Throws `InvalidArgument` when a setting is out of range or not finite.
@@ -98,9 +127,12 @@ struct ContactRecord {
 
 /// Counts and timings of the last step.
 struct StepStats {
-    std::size_t body_pairs = 0;      ///< candidate body pairs from the broadphase
-    std::size_t triangle_pairs = 0;  ///< candidate body-triangle pairs from the mesh BVHs
-    std::size_t contacts = 0;        ///< contacts remaining after the step
+    std::size_t body_pairs = 0;      ///< candidate body pairs from the broadphase (awake bodies only)
+    std::size_t triangle_pairs = 0;  ///< candidate body-triangle pairs from the mesh BVHs (awake bodies only)
+    std::size_t contacts = 0;        ///< contacts computed in the step (awake bodies; sleeping ones are kept aside)
+    std::size_t awake_bodies = 0;    ///< dynamic bodies and moving kinematic bodies that took part in the step
+    std::size_t sleeping_bodies = 0; ///< dynamic bodies asleep after the step
+    std::size_t ccd_sweeps = 0;      ///< bodies whose motion was swept for continuous collision detection
 };
 
 /// A simulation world. Not copyable; movable. Not thread-safe: call it from one thread at a time.
@@ -134,17 +166,70 @@ public:
     BodyState body(BodyId id) const;
     /// The body's box in world frame. Throws `InvalidArgument` for an invalid id.
     Obb obb(BodyId id) const;
-    /// Teleports a body (metres, world). Throws for an invalid id or a non-finite position.
+    /// Teleports a body (metres, world). Throws for an invalid id or a non-finite position. Wakes the body and the
+    /// sleeping bodies next to its old and new boxes.
     void set_position(BodyId id, const glm::vec3& position);
-    /// Sets a body's velocity (m/s, world). Throws for an invalid id or a non-finite value.
+    /// Sets a body's velocity (m/s, world; ignored for static bodies). Throws for an invalid id or a non-finite
+    /// value. Wakes the body.
     void set_velocity(BodyId id, const glm::vec3& velocity);
-    /// Sets a body's orientation; same rules as BodyDef::orientation.
+    /// Sets a body's orientation; same rules as BodyDef::orientation. Wakes as set_position does.
     void set_orientation(BodyId id, const glm::quat& orientation);
+    /// Sets a body's collision layer and mask (see kDefaultLayer). Throws for an invalid id. Wakes as set_position.
+    void set_filter(BodyId id, std::uint64_t layer, std::uint64_t mask);
+    /// Wakes a sleeping dynamic body and its island (no effect on awake, static or kinematic bodies). Throws for an
+    /// invalid id.
+    void wake(BodyId id);
+    /// Wakes every sleeping body.
+    void wake_all();
 
-    /// Adds a static triangle mesh (copied; world frame). Throws `InvalidArgument` naming the first bad triangle
-    /// or vertex (see TriangleMesh::validate); an empty mesh is allowed.
-    MeshId add_mesh(const TriangleMesh& mesh);
-    /// Removes a mesh. Throws `InvalidArgument` for an invalid id.
+    // ---- Queries (engine/src/queries.cpp, docs/game.md). All go through the broadphase: the loose octrees for
+    // bodies, each mesh's BVH for triangles, then exact tests. They see bodies where the last step (or a setter)
+    // left them. The const versions throw `InvalidArgument` when `filter.wake` is set (waking changes the world).
+
+    /// Closest hit of the ray `origin + t * unit(direction)`, t in [0, max_distance] metres, with a body (exact ray
+    /// against its box) or a mesh triangle (front faces only unless `filter.back_faces`). A ray starting inside a
+    /// box hits it at distance 0 with normal -unit(direction). Ties are broken by body slot, then mesh, triangle.
+    /// Throws `InvalidArgument` for a non-finite origin or direction, a zero direction, or a max_distance that is
+    /// negative or NaN (+infinity is allowed).
+    std::optional<RaycastHit> raycast(const glm::vec3& origin, const glm::vec3& direction, float max_distance,
+                                      const QueryFilter& filter = {}) const;
+    std::optional<RaycastHit> raycast(const glm::vec3& origin, const glm::vec3& direction, float max_distance,
+                                      const QueryFilter& filter = {});
+    /// Every hit of the same ray, sorted by distance (ties as above); a body or triangle appears once.
+    std::vector<RaycastHit> raycast_all(const glm::vec3& origin, const glm::vec3& direction, float max_distance,
+                                        const QueryFilter& filter = {}) const;
+    std::vector<RaycastHit> raycast_all(const glm::vec3& origin, const glm::vec3& direction, float max_distance,
+                                        const QueryFilter& filter = {});
+    /// The bodies and mesh triangles that overlap the box (exact SAT, touching counts; triangles are two-sided
+    /// here), each sorted by id. Throws `InvalidArgument` for a box that fails `validate`.
+    OverlapResult overlap_box(const Obb& box, const QueryFilter& filter = {}) const;
+    OverlapResult overlap_box(const Obb& box, const QueryFilter& filter = {});
+    /// First time of impact of `box` translated by `displacement` (metres, world) with a body or a mesh triangle
+    /// (exact swept SAT, narrowphase/sweep.hpp); see BoxSweepHit for what is reported and for shapes the box
+    /// already overlaps. Without `filter.back_faces` a triangle counts only when the box approaches its front.
+    /// Throws `InvalidArgument` for an invalid box or a non-finite displacement.
+    std::optional<BoxSweepHit> sweep_box(const Obb& box, const glm::vec3& displacement,
+                                         const QueryFilter& filter = {}) const;
+    std::optional<BoxSweepHit> sweep_box(const Obb& box, const glm::vec3& displacement,
+                                         const QueryFilter& filter = {});
+
+    /// Moves the kinematic box `character` by `desired_displacement` (metres, world), sliding along what it hits,
+    /// climbing steps and following the ground down slopes (engine/src/character.cpp, docs/game.md). Returns where
+    /// it ended and what it stands on. Throws `InvalidArgument` for an id that is not a live kinematic body, a
+    /// non-finite displacement or settings out of range (see validate(CharacterSettings)); the world is then
+    /// unchanged. Wakes the sleeping bodies next to the character's old and new boxes.
+    CharacterMove move_and_slide(BodyId character, const glm::vec3& desired_displacement,
+                                 const CharacterSettings& settings = {});
+
+    /// Calls the `draw` interface for what `options` selects: bodies (coloured by kind and sleep state), the
+    /// proxies and occupied cells of both loose octrees, contacts with their normals and depths, and meshes.
+    void debug_draw(DebugDraw& draw, const DebugDrawOptions& options = {}) const;
+
+    /// Adds a static triangle mesh (copied; world frame) on collision `layer` colliding with `mask` (see
+    /// kDefaultLayer). Throws `InvalidArgument` naming the first bad triangle or vertex (see
+    /// TriangleMesh::validate); an empty mesh is allowed. Sleeping bodies the new triangles touch are woken.
+    MeshId add_mesh(const TriangleMesh& mesh, std::uint64_t layer = kDefaultLayer, std::uint64_t mask = kAllLayers);
+    /// Removes a mesh and wakes the sleeping bodies that touched it. Throws `InvalidArgument` for an invalid id.
     void remove_mesh(MeshId id);
     /// Number of triangles in a mesh. Throws for an invalid id.
     std::size_t mesh_triangle_count(MeshId id) const;
@@ -153,10 +238,17 @@ public:
     /// before changing anything.
     void step(float dt);
 
-    /// Contacts remaining after the last step, body pairs first (ordered by the bodies' creation order), then
-    /// body-triangle contacts (ordered by body creation, mesh creation, triangle). Valid until the next call that
-    /// changes the world.
+    /// Contacts present after the last step, those of sleeping bodies included: body pairs first (ordered by the
+    /// bodies' creation order), then body-triangle contacts (ordered by body creation, mesh creation, triangle).
+    /// Sensor overlaps are not contacts (they are reported as events). Valid until the next call that changes the
+    /// world.
     std::span<const ContactRecord> contacts() const;
+    /// Contact events of the last step (begin, persist, end; see ContactEvent for the order and what a pair is).
+    /// Valid until the next step.
+    std::span<const ContactEvent> contact_events() const;
+    /// Calls `callback` for every contact event at the end of each step, in the order of `contact_events()`. The
+    /// callback must not change the world. An empty function removes it.
+    void set_contact_callback(std::function<void(const ContactEvent&)> callback);
     /// Counts of the last step.
     const StepStats& stats() const;
 
@@ -169,11 +261,13 @@ public:
         }
     }
 
+    /// The world's state: opaque, defined in the engine's private sources (engine/src/world_impl.hpp).
+    struct Impl;
+
 private:
     std::uint32_t slot_count() const;
     BodyId id_at(std::uint32_t slot) const;  // null when the slot is free
 
-    struct Impl;
     std::unique_ptr<Impl> impl_;
 };
 

@@ -1,0 +1,192 @@
+// Stage 5 of the step: the contacts and sensor overlaps left at the final positions, contact events, waking what
+// awake bodies touched, and the contacts() view. See events.hpp for the event contract.
+
+#include <algorithm>
+
+#include <tumble/narrowphase/sat.hpp>
+
+#include "world_impl.hpp"
+
+namespace tumble {
+namespace {
+
+using Touch = World::Impl::Touch;
+using PairState = World::Impl::PairState;
+
+// Order of event pairs: a, then body partners before meshes, then the partner.
+int compare_pair(const ContactRecord& x, const ContactRecord& y) {
+    if (x.a != y.a) return x.a < y.a ? -1 : 1;
+    const bool xm = !x.mesh.is_null(), ym = !y.mesh.is_null();
+    if (xm != ym) return xm ? 1 : -1;
+    if (xm) return x.mesh == y.mesh ? 0 : (x.mesh < y.mesh ? -1 : 1);
+    return x.b == y.b ? 0 : (x.b < y.b ? -1 : 1);
+}
+
+// One state per event pair, sorted, keeping the deepest contact of a body-mesh pair (lowest triangle on ties).
+void aggregate(const std::vector<Touch>& touches, std::vector<PairState>& out) {
+    out.clear();
+    for (const Touch& t : touches) out.push_back({t.record, t.sensor});
+    std::sort(out.begin(), out.end(), [](const PairState& x, const PairState& y) {
+        if (const int c = compare_pair(x.record, y.record)) return c < 0;
+        if (x.record.contact.depth != y.record.contact.depth) return x.record.contact.depth > y.record.contact.depth;
+        return x.record.triangle < y.record.triangle;
+    });
+    out.erase(std::unique(out.begin(), out.end(),
+                          [](const PairState& x, const PairState& y) { return compare_pair(x.record, y.record) == 0; }),
+              out.end());
+}
+
+ContactEvent make_event(ContactEventType type, const PairState& s) {
+    ContactEvent e;
+    e.type = type;
+    e.a = s.record.a;
+    e.b = s.record.b;
+    e.mesh = s.record.mesh;
+    e.triangle = s.record.triangle;
+    e.contact = s.record.contact;
+    e.sensor = s.sensor;
+    return e;
+}
+
+bool same_contact(const ContactRecord& x, const ContactRecord& y) {
+    return x.a == y.a && x.b == y.b && x.mesh == y.mesh && x.triangle == y.triangle;
+}
+
+}  // namespace
+
+void World::Impl::report(float dt) {
+    const auto n = static_cast<std::uint32_t>(predicted.size());
+
+    // Contacts at the final positions, in the order the pairs were processed.
+    touches.clear();
+    for (std::size_t p = 0; p < body_pairs.size(); ++p) {
+        const SolverBody& a = solver_bodies[body_pairs[p].a];
+        const SolverBody& b = solver_bodies[body_pairs[p].b];
+        if (const std::optional<Contact> c = box_contact(a.obb(), a.internal_faces, b.obb(), b.internal_faces))
+            touches.push_back({{id_of(candidate_pairs[p].a), id_of(candidate_pairs[p].b), MeshId{}, 0, *c}, false});
+    }
+    for (std::size_t k = 0; k < triangle_refs.size(); ++k) {
+        const SolverBody& s = solver_bodies[triangle_refs[k].body];
+        if (const std::optional<Contact> c =
+                mesh_contact(s.obb(), triangle_refs[k].triangle, s.start_position, triangle_refs[k].active_edges)) {
+            const TriangleOrigin& o = triangle_origins[k];
+            touches.push_back({{id_of(solver_slot[triangle_refs[k].body]), BodyId{}, mesh_id_of(o.mesh), o.triangle, *c},
+                               false});
+        }
+    }
+    stats.contacts = touches.size();
+    // Sensor overlaps (never pushed apart: collide() tells the depth).
+    for (const SlotPair& p : sensor_pairs)
+        if (const std::optional<Contact> c = collide(bodies[p.a].obb(), bodies[p.b].obb()))
+            touches.push_back({{id_of(p.a), id_of(p.b), MeshId{}, 0, *c}, true});
+
+    // Events: this step's pairs against the last step's, plus the pairs of islands woken since then.
+    std::vector<PairState>& previous = event_previous;
+    std::vector<PairState>& current = event_current;
+    std::vector<PairState>& woken = event_woken;
+    aggregate(woken_touches, woken);
+    previous.clear();
+    std::merge(pair_states.begin(), pair_states.end(), woken.begin(), woken.end(), std::back_inserter(previous),
+               [](const PairState& x, const PairState& y) { return compare_pair(x.record, y.record) < 0; });
+    previous.erase(std::unique(previous.begin(), previous.end(),
+                               [](const PairState& x, const PairState& y) { return compare_pair(x.record, y.record) == 0; }),
+                   previous.end());
+    woken_touches.clear();
+    aggregate(touches, current);
+    events.clear();
+    std::size_t i = 0, j = 0;
+    while (i < previous.size() || j < current.size()) {
+        const int c = i == previous.size() ? 1 : j == current.size() ? -1 : compare_pair(previous[i].record, current[j].record);
+        if (c < 0) {
+            events.push_back(make_event(ContactEventType::end, previous[i++]));
+        } else if (c > 0) {
+            events.push_back(make_event(ContactEventType::begin, current[j++]));
+        } else {
+            events.push_back(make_event(ContactEventType::persist, current[j++]));
+            ++i;
+        }
+    }
+    pair_states.swap(current);
+
+    // Islands link bodies that touch or nearly touch (within the broadphase margin): the solver leaves resting
+    // bodies touching only up to round-off, and a box sitting a hair above its support must still sleep and wake
+    // with it. An awake body near a sleeping one wakes its island (from the next step on), and the awake body's own
+    // island does not fall asleep in this step. A moving kinematic body keeps the dynamic bodies near it awake.
+    near_pairs.clear();
+    for (std::size_t p = 0; p < body_pairs.size(); ++p) {
+        const SolverBody& a = solver_bodies[body_pairs[p].a];
+        const SolverBody& b = solver_bodies[body_pairs[p].b];
+        const Obb grown{a.position, a.axes, a.half_extents + glm::vec3(settings.broadphase_margin)};
+        if (overlap(grown, b.obb())) near_pairs.push_back(candidate_pairs[p]);
+    }
+    std::vector<std::uint8_t> blocked(n, 0);
+    auto step_index = [&](std::uint32_t slot) -> std::uint32_t {
+        return solver_stamp[slot] == stamp && solver_index[slot] < n ? solver_index[slot] : kNone;
+    };
+    for (const SlotPair& pair : near_pairs) {
+        const std::uint32_t ka = step_index(pair.a), kb = step_index(pair.b);
+        const Body& a = bodies[pair.a];
+        const Body& b = bodies[pair.b];
+        if (a.sleeping() && kb != kNone) {
+            wake_island(a.island);
+            blocked[kb] = 1;
+        } else if (b.sleeping() && ka != kNone) {
+            wake_island(b.island);
+            blocked[ka] = 1;
+        } else if (ka != kNone && kb != kNone && a.kinematic != b.kinematic) {
+            blocked[a.kinematic ? kb : ka] = 1;
+        }
+    }
+
+    update_sleep(dt, blocked);
+
+    // Proxies of the bodies still awake back to their final boxes.
+    for (std::uint32_t k = 0; k < n; ++k) {
+        const Body& b = bodies[awake[k]];
+        if (b.awake) active.update(b.proxy, proxy_box(b));
+    }
+    stats.awake_bodies = n;
+    stats.sleeping_bodies = sleeping_bodies;
+    contact_view_dirty = true;
+    if (callback)
+        for (const ContactEvent& e : events) callback(e);
+}
+
+void World::Impl::build_contact_view() const {
+    contact_view.clear();
+    auto add = [&](const std::vector<Touch>& list) {
+        for (const Touch& t : list)
+            if (!t.sensor) contact_view.push_back(t.record);
+    };
+    add(touches);
+    add(woken_touches);
+    for (const Island& island : islands)
+        if (island.alive) add(island.touches);
+    // contacts() order: body pairs (by the creation order of a, then b) first, then body-triangle contacts (by a,
+    // the mesh's creation order, triangle). Records name live bodies and meshes here (forget_touches drops the
+    // others), so their slots hold the sequence numbers.
+    auto created = [&](BodyId id) { return bodies[id.index].sequence; };
+    auto contact_less = [&](const ContactRecord& x, const ContactRecord& y) {
+        const bool xm = !x.mesh.is_null(), ym = !y.mesh.is_null();
+        if (xm != ym) return !xm;
+        if (x.a != y.a) return created(x.a) < created(y.a);
+        if (!xm) return created(x.b) < created(y.b);
+        if (x.mesh != y.mesh) return meshes[x.mesh.index].sequence < meshes[y.mesh.index].sequence;
+        return x.triangle < y.triangle;
+    };
+    std::stable_sort(contact_view.begin(), contact_view.end(), contact_less);
+    contact_view.erase(std::unique(contact_view.begin(), contact_view.end(), same_contact), contact_view.end());
+    contact_view_dirty = false;
+}
+
+void World::Impl::forget_touches(BodyId body, MeshId mesh) {
+    auto names = [&](const Touch& t) {
+        return (!body.is_null() && (t.record.a == body || t.record.b == body)) || (!mesh.is_null() && t.record.mesh == mesh);
+    };
+    std::erase_if(touches, names);
+    std::erase_if(woken_touches, names);
+    for (Island& island : islands) std::erase_if(island.touches, names);
+    contact_view_dirty = true;
+}
+
+}  // namespace tumble

@@ -1,0 +1,168 @@
+// Sleeping: islands of touching bodies fall asleep together when all of them have been quiet long enough, and wake
+// together. See SleepSettings (world.hpp) for the rules and docs/game.md for the measurements.
+//
+// Islands are found per step by union-find (Tarjan, "Efficiency of a good but not linear set union algorithm",
+// 1975; path halving) over the pairs of awake dynamic bodies that touch or nearly touch (within the broadphase
+// margin) after the step. Static bodies,
+// meshes and kinematic bodies do not join islands (they would merge everything resting on one floor into one
+// island); a body touching a moving kinematic body, or one that just woke a sleeping body, does not sleep.
+// A sleeping island keeps the contacts and sensor overlaps it had when it fell asleep, so contacts() still lists
+// them and their events continue after it wakes.
+
+#include <algorithm>
+#include <numeric>
+
+#include "world_impl.hpp"
+
+namespace tumble {
+
+void World::Impl::update_sleep(float dt, const std::vector<std::uint8_t>& blocked) {
+    const auto n = static_cast<std::uint32_t>(blocked.size());
+    const SleepSettings& sleep = settings.sleep;
+    for (std::uint32_t k = 0; k < n; ++k) {
+        Body& b = bodies[awake[k]];
+        if (!b.dynamic() || !b.awake) continue;
+        const bool quiet = sleep.enabled && glm::dot(b.velocity, b.velocity) < sleep.linear_velocity * sleep.linear_velocity;
+        b.quiet_time = quiet ? b.quiet_time + dt : 0.0f;
+    }
+    if (!sleep.enabled) return;
+
+    // Union-find over the awake dynamic bodies of this step (indices k < n).
+    std::vector<std::uint32_t> parent(n);
+    std::iota(parent.begin(), parent.end(), 0u);
+    auto find = [&](std::uint32_t k) {
+        while (parent[k] != k) k = parent[k] = parent[parent[k]];
+        return k;
+    };
+    auto step_index = [&](std::uint32_t slot) -> std::uint32_t {
+        return solver_stamp[slot] == stamp && solver_index[slot] < n ? solver_index[slot] : kNone;
+    };
+    for (const SlotPair& pair : near_pairs) {
+        const std::uint32_t ka = step_index(pair.a), kb = step_index(pair.b);
+        if (ka == kNone || kb == kNone || !bodies[awake[ka]].dynamic() || !bodies[awake[kb]].dynamic()) continue;
+        const std::uint32_t ra = find(ka), rb = find(kb);
+        if (ra != rb) parent[std::max(ra, rb)] = std::min(ra, rb);  // the smallest index represents the island
+    }
+    std::vector<std::uint32_t> root(n);
+    for (std::uint32_t k = 0; k < n; ++k) root[k] = find(k);
+    // Per island: can it sleep? Every member dynamic, still awake, quiet long enough and not blocked.
+    std::vector<std::uint8_t> can_sleep(n, 1);
+    for (std::uint32_t k = 0; k < n; ++k) {
+        const Body& b = bodies[awake[k]];
+        if (!b.dynamic() || !b.awake || blocked[k] || b.quiet_time < sleep.time) can_sleep[root[k]] = 0;
+    }
+    std::vector<std::uint32_t> order;  // members of sleeping islands, grouped by representative, in index order
+    for (std::uint32_t k = 0; k < n; ++k)
+        if (can_sleep[root[k]]) order.push_back(k);
+    if (order.empty()) return;
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return root[x] < root[y]; });
+
+    std::vector<std::uint32_t> fell_asleep;  // island ids created now
+    for (std::size_t first = 0; first < order.size();) {
+        std::size_t last = first;
+        while (last < order.size() && root[order[last]] == root[order[first]]) ++last;
+        std::uint32_t id;
+        if (!free_islands.empty()) {
+            id = free_islands.back();
+            free_islands.pop_back();
+        } else {
+            id = static_cast<std::uint32_t>(islands.size());
+            islands.emplace_back();
+        }
+        Island& island = islands[id];
+        island.alive = true;
+        island.bodies.clear();
+        island.touches.clear();
+        for (std::size_t m = first; m < last; ++m) {
+            const std::uint32_t slot = awake[order[m]];
+            Body& b = bodies[slot];
+            island.bodies.push_back(slot);
+            b.island = id;
+            b.awake = false;
+            b.velocity = glm::vec3(0.0f);
+            active.remove(b.proxy);
+            b.proxy = resting.insert(proxy_box(b), slot);
+            ++sleeping_bodies;
+        }
+        fell_asleep.push_back(id);
+        first = last;
+    }
+
+    // Touches with nobody awake left in them freeze with the island of their sleeping body; their event pairs
+    // leave the awake set silently (no end event while asleep).
+    auto asleep_now = [&](BodyId id) { return !id.is_null() && bodies[id.index].sleeping(); };
+    auto awake_now = [&](BodyId id) { return !id.is_null() && bodies[id.index].awake; };
+    for (const Touch& t : touches) {
+        if (awake_now(t.record.a) || awake_now(t.record.b)) continue;
+        const BodyId sleeper = asleep_now(t.record.a) ? t.record.a : t.record.b;
+        if (!asleep_now(sleeper)) continue;
+        const std::uint32_t id = bodies[sleeper.index].island;
+        if (std::find(fell_asleep.begin(), fell_asleep.end(), id) != fell_asleep.end()) islands[id].touches.push_back(t);
+    }
+    std::erase_if(pair_states, [&](const PairState& s) {
+        return !awake_now(s.record.a) && !awake_now(s.record.b) && (asleep_now(s.record.a) || asleep_now(s.record.b));
+    });
+}
+
+void World::Impl::wake_island(std::uint32_t id) {
+    Island& island = islands[id];
+    if (!island.alive) return;
+    for (std::uint32_t slot : island.bodies) {
+        Body& b = bodies[slot];
+        if (!b.alive || b.island != id) continue;
+        b.island = kNone;
+        b.quiet_time = 0.0f;
+        resting.remove(b.proxy);
+        b.awake = true;
+        b.proxy = active.insert(proxy_box(b), slot);
+        awake.push_back(slot);
+        --sleeping_bodies;
+    }
+    woken_touches.insert(woken_touches.end(), island.touches.begin(), island.touches.end());
+    island.bodies.clear();
+    island.touches.clear();
+    island.alive = false;
+    free_islands.push_back(id);
+    contact_view_dirty = true;
+}
+
+void World::Impl::wake_body(std::uint32_t slot) {
+    if (bodies[slot].sleeping()) wake_island(bodies[slot].island);
+}
+
+void World::Impl::wake_near(const Aabb& box) {
+    if (sleeping_bodies == 0) return;
+    query_proxies.clear();
+    resting.query(box, query_proxies);
+    std::vector<std::uint32_t> sleepers;
+    for (ProxyId p : query_proxies) {
+        const auto slot = static_cast<std::uint32_t>(resting.user_data(p));
+        if (bodies[slot].sleeping()) sleepers.push_back(bodies[slot].island);
+    }
+    std::sort(sleepers.begin(), sleepers.end());
+    for (std::uint32_t id : sleepers) wake_island(id);
+}
+
+void World::Impl::wake_touching(const MeshIndex& mesh) {
+    if (mesh.size() == 0 || sleeping_bodies == 0) return;
+    query_proxies.clear();
+    resting.query(mesh.bounds(), query_proxies);
+    std::vector<std::pair<std::uint32_t, Aabb>> sleepers;
+    for (ProxyId p : query_proxies) {
+        const auto slot = static_cast<std::uint32_t>(resting.user_data(p));
+        if (bodies[slot].sleeping()) sleepers.emplace_back(slot, resting.aabb(p));
+    }
+    std::sort(sleepers.begin(), sleepers.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::vector<std::uint32_t> found;
+    for (const auto& [slot, box] : sleepers) {
+        found.clear();
+        mesh.query(box, found);
+        if (!found.empty()) wake_body(slot);
+    }
+}
+
+void World::Impl::wake_everything() {
+    for (std::uint32_t id = 0; id < islands.size(); ++id) wake_island(id);
+}
+
+}  // namespace tumble
