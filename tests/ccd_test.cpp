@@ -91,7 +91,10 @@ void expect_stops(WallKind kind, const char* name) {
     EXPECT_EQ(with.passed, 0) << name;
     EXPECT_EQ(with.stopped, 200) << name;
     EXPECT_LT(with.worst, 0.01f) << name;
-    EXPECT_GT(without.passed, 150) << name << ": without CCD most throws should tunnel, or the test proves nothing";
+    // The control: without CCD a large share must tunnel, or the test proves nothing. Not all do: a throw whose
+    // predicted box lands overlapping the wall is pushed back out of the front by the one-sided contact rule (it
+    // was in front at the start of the step); that happens for about half the throws, so the bar is a quarter.
+    EXPECT_GT(without.passed, 50) << name << ": without CCD many throws should tunnel, or the test proves nothing";
 }
 
 TEST(Ccd, BoxesAt100MetresPerSecondDoNotPassAThinStaticBoxWall) { expect_stops(WallKind::static_box, "static box wall 0.1 m"); }

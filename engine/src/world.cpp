@@ -473,9 +473,18 @@ void World::Impl::step(float dt) {
     // velocity plus the solver's correction over dt: equal in exact arithmetic, but the correction is the small
     // difference of two nearby floats, so a body far from the origin that nothing touched keeps its velocity
     // exactly instead of picking up the round-off of the whole displacement. Kinematic bodies keep their velocity.
+    // Then the velocity pass: contacts corrected in this step are left not separating (restitution 0), so that
+    // pushing out penetration left from earlier steps does not turn into speed (PositionSolver::settle_velocities).
+    // Resting solver bodies (static, asleep, kinematic at rest) have velocity 0.
+    velocities.assign(solver_bodies.size(), glm::vec3(0.0f));
+    for (std::uint32_t k = 0; k < n; ++k) {
+        const Body& b = bodies[awake[k]];
+        velocities[k] = solver_bodies[k].dynamic ? b.velocity + (solver_bodies[k].position - predicted[k]) / dt : b.velocity;
+    }
+    solver.settle_velocities(solver_bodies, velocities, body_pairs, triangle_refs, settings.solver);
     for (std::uint32_t k = 0; k < n; ++k) {
         Body& b = bodies[awake[k]];
-        if (solver_bodies[k].dynamic) b.velocity += (solver_bodies[k].position - predicted[k]) / dt;
+        if (solver_bodies[k].dynamic) b.velocity = velocities[k];
         b.position = solver_bodies[k].position;
     }
 

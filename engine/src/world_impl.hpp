@@ -120,7 +120,8 @@ struct World::Impl {
     std::vector<std::uint32_t> solver_index; // per slot: index in solver_bodies, valid when solver_stamp == stamp
     std::vector<std::uint32_t> solver_stamp;
     std::uint32_t stamp = 0;
-    std::vector<glm::vec3> predicted;  // positions of the awake bodies after stage 1, before the solver
+    std::vector<glm::vec3> predicted;   // positions of the awake bodies after stage 1, before the solver
+    std::vector<glm::vec3> velocities;  // per solver body, stage 4
     std::vector<ProxyPair> proxy_pairs;
     std::vector<ProxyId> query_proxies;
     struct SlotPair {

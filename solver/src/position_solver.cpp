@@ -1,5 +1,6 @@
 #include <tumble/solver/position_solver.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -14,6 +15,9 @@ void validate(const SolverSettings& s) {
     if (!(std::isfinite(s.static_friction) && s.static_friction >= 0.0f))
         throw InvalidArgument("SolverSettings: static_friction is " + std::to_string(s.static_friction) +
                               " (must be finite and >= 0)");
+    if (!(std::isfinite(s.tolerance) && s.tolerance >= 0.0f))
+        throw InvalidArgument("SolverSettings: tolerance is " + std::to_string(s.tolerance) +
+                              " (must be finite and >= 0 metres)");
     if (!(std::isfinite(s.dynamic_friction) && s.dynamic_friction >= 0.0f))
         throw InvalidArgument("SolverSettings: dynamic_friction is " + std::to_string(s.dynamic_friction) +
                               " (must be finite and >= 0)");
@@ -113,29 +117,136 @@ void correct(SolverBody& a, SolverBody* b, const glm::vec3& normal, float depth,
 
 }  // namespace
 
+namespace {
+
+constexpr std::uint32_t kNoIsland = 0xffffffffu;
+
+std::uint32_t find_root(std::vector<std::uint32_t>& parent, std::uint32_t x) {
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+}  // namespace
+
 void PositionSolver::solve(std::span<SolverBody> bodies, std::span<const BodyPairRef> pairs,
                            std::span<const TriangleRef> triangles, const SolverSettings& settings) {
     const std::size_t contacts = pairs.size() + triangles.size();
     normal_sum_.assign(contacts, 0.0f);
     friction_sum_.assign(contacts, 0.0f);
-    for (int iteration = 0; iteration < settings.iterations; ++iteration) {
-        for (std::size_t k = 0; k < pairs.size(); ++k) {
-            SolverBody& a = bodies[pairs[k].a];
-            SolverBody& b = bodies[pairs[k].b];
-            if (!a.dynamic && !b.dynamic) continue;
-            const std::optional<Contact> c = box_contact(a.obb(), a.internal_faces, b.obb(), b.internal_faces);
-            if (!c || !(c->depth > 0.0f)) continue;
-            const float wa = a.dynamic ? (b.dynamic ? 0.5f : 1.0f) : 0.0f;
-            correct(a, &b, c->normal, c->depth, wa, 1.0f - wa, normal_sum_[k], friction_sum_[k], settings);
+    normal_.assign(contacts, glm::vec3(0.0f));
+
+    // Islands: union-find over dynamic bodies linked by a body pair; a contact belongs to the island of its dynamic
+    // body. Islands are ranked by their first contact, and each lists its contacts in ascending index.
+    parent_.resize(bodies.size());
+    for (std::uint32_t i = 0; i < parent_.size(); ++i) parent_[i] = i;
+    for (const BodyPairRef& p : pairs)
+        if (bodies[p.a].dynamic && bodies[p.b].dynamic) {
+            const std::uint32_t ra = find_root(parent_, p.a), rb = find_root(parent_, p.b);
+            if (ra != rb) parent_[std::max(ra, rb)] = std::min(ra, rb);
         }
-        for (std::size_t k = 0; k < triangles.size(); ++k) {
-            SolverBody& body = bodies[triangles[k].body];
-            if (!body.dynamic) continue;
-            const std::optional<Contact> c =
-                mesh_contact(body.obb(), triangles[k].triangle, body.start_position, triangles[k].active_edges);
-            if (!c || !(c->depth > 0.0f)) continue;
-            const std::size_t slot = pairs.size() + k;
-            correct(body, nullptr, c->normal, c->depth, 1.0f, 0.0f, normal_sum_[slot], friction_sum_[slot], settings);
+    island_of_root_.assign(bodies.size(), kNoIsland);
+    contact_island_.assign(contacts, kNoIsland);
+    std::uint32_t islands = 0;
+    for (std::size_t k = 0; k < contacts; ++k) {
+        std::uint32_t body;
+        if (k < pairs.size()) {
+            const BodyPairRef& p = pairs[k];
+            if (!bodies[p.a].dynamic && !bodies[p.b].dynamic) continue;
+            body = bodies[p.a].dynamic ? p.a : p.b;
+        } else {
+            body = triangles[k - pairs.size()].body;
+            if (!bodies[body].dynamic) continue;
+        }
+        const std::uint32_t root = find_root(parent_, body);
+        if (island_of_root_[root] == kNoIsland) island_of_root_[root] = islands++;
+        contact_island_[k] = island_of_root_[root];
+    }
+    island_begin_.assign(islands + 1, 0);
+    for (std::uint32_t i : contact_island_)
+        if (i != kNoIsland) ++island_begin_[i + 1];
+    for (std::uint32_t i = 0; i < islands; ++i) island_begin_[i + 1] += island_begin_[i];
+    island_contacts_.resize(island_begin_[islands]);
+    {
+        std::vector<std::uint32_t>& fill = parent_;  // reused as the per-island write cursor
+        fill.assign(island_begin_.begin(), island_begin_.end() - 1);
+        for (std::uint32_t k = 0; k < contacts; ++k)
+            if (contact_island_[k] != kNoIsland) island_contacts_[fill[contact_island_[k]]++] = k;
+    }
+
+    // Passes per island until nothing needs more than the tolerance.
+    island_passes_.assign(islands, 0);
+    for (std::uint32_t island = 0; island < islands; ++island) {
+        for (int pass = 0; pass < settings.iterations; ++pass) {
+            float deepest = 0.0f;
+            for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i) {
+                const std::uint32_t k = island_contacts_[i];
+                if (k < pairs.size()) {
+                    SolverBody& a = bodies[pairs[k].a];
+                    SolverBody& b = bodies[pairs[k].b];
+                    const std::optional<Contact> c = box_contact(a.obb(), a.internal_faces, b.obb(), b.internal_faces);
+                    if (!c || !(c->depth > 0.0f)) continue;
+                    const float wa = a.dynamic ? (b.dynamic ? 0.5f : 1.0f) : 0.0f;
+                    correct(a, &b, c->normal, c->depth, wa, 1.0f - wa, normal_sum_[k], friction_sum_[k], settings);
+                    normal_[k] = c->normal;
+                    deepest = std::max(deepest, c->depth);
+                } else {
+                    const TriangleRef& t = triangles[k - pairs.size()];
+                    SolverBody& body = bodies[t.body];
+                    const std::optional<Contact> c = mesh_contact(body.obb(), t.triangle, body.start_position, t.active_edges);
+                    if (!c || !(c->depth > 0.0f)) continue;
+                    correct(body, nullptr, c->normal, c->depth, 1.0f, 0.0f, normal_sum_[k], friction_sum_[k], settings);
+                    normal_[k] = c->normal;
+                    deepest = std::max(deepest, c->depth);
+                }
+            }
+            ++island_passes_[island];
+            if (deepest <= settings.tolerance) break;
+        }
+    }
+}
+
+void PositionSolver::settle_velocities(std::span<const SolverBody> bodies, std::span<glm::vec3> velocities,
+                                       std::span<const BodyPairRef> pairs, std::span<const TriangleRef> triangles,
+                                       const SolverSettings& settings) const {
+    // The change of relative velocity `fix` (applied to B, its opposite to A) that stops the normal motion of a
+    // contact and, with the normal change as the impulse, applies Coulomb friction to the tangential motion:
+    // all of it when it is below static_friction times the normal change, else dynamic_friction times that.
+    auto settle = [&](const glm::vec3& relative, const glm::vec3& n) {
+        const float along = glm::dot(relative, n);
+        glm::vec3 fix = -n * along;
+        const glm::vec3 tangential = relative - n * along;
+        const float slide = glm::length(tangential);
+        const float impulse = std::abs(along);
+        if (slide > 0.0f && impulse > 0.0f) {
+            if (slide <= settings.static_friction * impulse)
+                fix -= tangential;
+            else
+                fix -= tangential * (std::min(settings.dynamic_friction * impulse, slide) / slide);
+        }
+        return fix;
+    };
+    for (std::size_t island = 0; island < island_passes_.size(); ++island) {
+        for (int pass = 0; pass < island_passes_[island]; ++pass) {
+            for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i) {
+                const std::uint32_t k = island_contacts_[i];
+                if (!(normal_sum_[k] > 0.0f)) continue;
+                if (k < pairs.size()) {
+                    const SolverBody& a = bodies[pairs[k].a];
+                    const SolverBody& b = bodies[pairs[k].b];
+                    glm::vec3& va = velocities[pairs[k].a];
+                    glm::vec3& vb = velocities[pairs[k].b];
+                    const glm::vec3 fix = settle(vb - va, normal_[k]);
+                    const float wa = a.dynamic ? (b.dynamic ? 0.5f : 1.0f) : 0.0f;
+                    va -= fix * wa;
+                    vb += fix * (1.0f - wa);
+                } else {
+                    glm::vec3& v = velocities[triangles[k - pairs.size()].body];
+                    v -= settle(-v, normal_[k]);  // the triangle is B (at rest), the box A
+                }
+            }
         }
     }
 }
