@@ -216,6 +216,69 @@ TEST(ObbObbConventions, NonFiniteInputIsSeparated) {
     }
 }
 
+TEST(ObbObbConventions, LargeFiniteDoublesAreNotMistakenForInfinity) {
+    // Boxes 1e308 m from the origin are finite: a guard that sums the inputs overflows there and calls them
+    // separated. Here they overlap by 0.5 m on x.
+    const ObbD a{{1.5e308, 0, 0}, glm::dmat3(1.0), {1, 1, 1}};
+    ObbD b = a;
+    b.center.y = 1.5;
+    ASSERT_TRUE(tumble::overlap(a, b));
+    const auto c = tumble::collide(a, b);
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->axis, 1);
+    EXPECT_DOUBLE_EQ(c->depth, 0.5);
+    const tumble::TriangleD t{{1.5e308, 0.5, -5}, {1.5e308, 0.5, 5}, {1.7e308, 0.5, 0}};
+    EXPECT_TRUE(tumble::overlap(a, t));
+    // Centres whose difference overflows double are reported separated, not NaN.
+    const ObbD far{{-1.5e308, 0, 0}, glm::dmat3(1.0), {1, 1, 1}};
+    EXPECT_FALSE(tumble::overlap(a, far));
+    EXPECT_FALSE(tumble::collide(a, far));
+}
+
+// Shapes of any magnitude: the random families scaled as a whole by 10^U(-e, e). The triangle test forms fourth
+// powers of lengths (|n|^2), which overflow or underflow double beyond ~1e75 without the exact rescaling.
+template <class T, class Family>
+void run_extreme_magnitudes(const char* name, double e) {
+    Random rng(Family::seed + 1000);
+    testutil::Tally tally;
+    int failures = 0;
+    for (int k = 0; k < 5000 && failures < 10; ++k) {
+        auto [a, b] = Family::template make<T>(rng);
+        const T scale = static_cast<T>(std::pow(10.0, rng.uniform(-e, e)));
+        a.center *= scale, a.half_extents *= scale;
+        ref::Result r;
+        if constexpr (std::is_same_v<std::decay_t<decltype(b)>, tumble::ObbT<T>>) {
+            b.center *= scale, b.half_extents *= scale;
+            r = ref::box_box(a, b);
+        } else {
+            b.a *= scale, b.b *= scale, b.c *= scale;
+            r = ref::box_triangle(a, b);
+        }
+        const std::string error = testutil::check_against_reference(a, b, r, tally);
+        if (!error.empty()) {
+            ++failures;
+            ADD_FAILURE() << name << " case " << k << " (scale " << scale << "): " << error;
+        }
+    }
+    std::printf("[ family   ] %-6s %-46s %6ld decided pairs agree with the reference (%ld overlapping)\n",
+                testutil::scalar_name(T()), name, tally.checked, tally.overlapping);
+    EXPECT_GT(tally.checked, 4500);
+    EXPECT_GT(tally.overlapping, 500);
+}
+
+TEST(ObbObbLargeWorld, DoubleMagnitudes1eMinus280To1e280) {
+    run_extreme_magnitudes<double, fam::RandomGeneral>("magnitudes 1e-280..1e280", 280);
+}
+TEST(ObbTriangleLargeWorld, DoubleMagnitudes1eMinus280To1e280) {
+    run_extreme_magnitudes<double, fam::TriRandom>("box-triangle magnitudes 1e-280..1e280", 280);
+}
+TEST(ObbObbLargeWorld, FloatMagnitudes1eMinus30To1e30) {
+    run_extreme_magnitudes<float, fam::RandomGeneral>("magnitudes 1e-30..1e30", 30);
+}
+TEST(ObbTriangleLargeWorld, FloatMagnitudes1eMinus30To1e30) {
+    run_extreme_magnitudes<float, fam::TriRandom>("box-triangle magnitudes 1e-30..1e30", 30);
+}
+
 // --- OBB - triangle ----------------------------------------------------------------------------------------------
 
 Triangle random_triangle(Random& rng, glm::vec3 around, double spread) {

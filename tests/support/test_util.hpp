@@ -159,6 +159,12 @@ struct Tally {
     long double worst_bias_size = 0;
 };
 
+inline std::string num(long double x) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.9Lg", x);
+    return buf;
+}
+
 // Relative margin (of the larger shape's half-diagonal) within which a pair counts as touching and is not
 // compared: the "relative 1e-5 of the boxes' size".
 inline constexpr long double kTouchMargin = 1e-5L;
@@ -180,13 +186,13 @@ std::string check_against_reference(const tumble::ObbT<T>& a, const Shape& b, co
     }
     ++tally.checked;
     if (r.separated) {
-        if (got_overlap) return "overlap() says true, the reference separates by " + std::to_string((double)r.gap);
-        if (got) return "collide() reports a contact, the reference separates by " + std::to_string((double)r.gap);
+        if (got_overlap) return "overlap() says true, the reference separates by " + num(r.gap);
+        if (got) return "collide() reports a contact, the reference separates by " + num(r.gap);
         return {};
     }
     ++tally.overlapping;
-    if (!got_overlap) return "overlap() says false, the reference overlaps by " + std::to_string((double)r.min_depth);
-    if (!got) return "collide() reports nothing, the reference overlaps by " + std::to_string((double)r.min_depth);
+    if (!got_overlap) return "overlap() says false, the reference overlaps by " + num(r.min_depth);
+    if (!got) return "collide() reports nothing, the reference overlaps by " + num(r.min_depth);
     const tumble::ContactT<T>& c = *got;
     if (c.axis < 0 || c.axis >= r.count) return "axis index out of range: " + std::to_string(c.axis);
     const ref::Axis& axis = r.axes[c.axis];
@@ -195,8 +201,8 @@ std::string check_against_reference(const tumble::ObbT<T>& a, const Shape& b, co
     const long double depth = c.depth;
     const long double tol = kDepthRelative * std::abs(want) + kDepthFloor * r.size;
     if (std::abs(depth - want) > tol)
-        return "depth on axis " + std::to_string(c.axis) + " is " + std::to_string((double)depth) + ", reference " +
-               std::to_string((double)want);
+        return "depth on axis " + std::to_string(c.axis) + " is " + num(depth) + ", reference " +
+               num(want);
     // Least penetration, up to the documented face bias when a face axis was chosen over an edge axis. The
     // implementation measures the absolute part of the bias on the largest half extent; r.size (the largest
     // half-diagonal) bounds that from above.
@@ -209,13 +215,13 @@ std::string check_against_reference(const tumble::ObbT<T>& a, const Shape& b, co
         tally.worst_bias_size = std::max(tally.worst_bias_size, excess / r.size);
     }
     if (depth > r.min_depth + allowance)
-        return "depth " + std::to_string((double)depth) + " on axis " + std::to_string(c.axis) +
-               " is not the least: reference " + std::to_string((double)r.min_depth) + " on axis " +
+        return "depth " + num(depth) + " on axis " + std::to_string(c.axis) +
+               " is not the least: reference " + num(r.min_depth) + " on axis " +
                std::to_string(r.min_axis);
     // Normal: unit, along the axis, with the documented sign.
     const ref::V3 n(c.normal);
     const long double len = std::sqrt(ref::dot(n, n));
-    if (std::abs(len - 1) > 1e-5L) return "normal is not unit: length " + std::to_string((double)len);
+    if (std::abs(len - 1) > 1e-5L) return "normal is not unit: length " + num(len);
     const long double along = ref::dot(n, axis.L) / axis.length;
     if (std::abs(std::abs(along) - 1) > 1e-5L) return "normal is not along axis " + std::to_string(c.axis);
     if ((along < 0) != c.negative) return "the negative flag does not match the normal";
