@@ -15,7 +15,8 @@
 //      an edge axis between edges 1e-10 rad from parallel.
 //   3. A separating axis (overlap < 0, or NaN) returns at once; faces are tested before edges.
 //   4. Depth on every axis is (rA + rB - |T.L|) / |L|, a distance in metres. The smallest face depth and the
-//      smallest edge depth are kept apart, and an edge wins only by more than the face bias.
+//      smallest edge depth are kept apart, and an edge wins only by more than the face bias, which grows with the
+//      departure of the input axes from orthonormality (sat.hpp).
 //   5. Edge axes with |L| below kParallelEpsilon |u| |v| are skipped: exactly parallel edges give L = 0 (or a few
 //      ulps of noise), and the face axes decide those configurations.
 
@@ -53,15 +54,24 @@ struct Candidate {
     }
 };
 
-// Face preferred unless the edge is shallower by more than the documented bias.
-bool prefer_edge(const Candidate& face, const Candidate& edge, double size) {
+// Face preferred unless the edge is shallower by more than the documented bias (sat.hpp).
+bool prefer_edge(const Candidate& face, const Candidate& edge, double size, double axis_error) {
     if (edge.axis < 0) return false;
     if (face.axis < 0) return true;
-    return edge.depth < face.depth - (kFaceBiasRelative * face.depth + kFaceBiasAbsolute * size);
+    const double bias = kFaceBiasRelative * face.depth + (kFaceBiasAbsolute + kFaceBiasAxisError * axis_error) * size;
+    return edge.depth < face.depth - bias;
 }
 
-void finish(const Candidate& face, const Candidate& edge, double size, SatAxis* out) {
-    const Candidate& c = prefer_edge(face, edge, size) ? edge : face;
+// Departure of a Gram matrix from the identity: max |A_k . A_l - delta_kl|.
+double gram_error(const double G[3][3]) {
+    double e = 0.0;
+    for (int k = 0; k < 3; ++k)
+        for (int l = 0; l < 3; ++l) e = std::max(e, std::abs(G[k][l] - (k == l ? 1.0 : 0.0)));
+    return e;
+}
+
+void finish(const Candidate& face, const Candidate& edge, double size, double axis_error, SatAxis* out) {
+    const Candidate& c = prefer_edge(face, edge, size, axis_error) ? edge : face;
     out->axis = c.axis;
     out->negative = c.negative;
     out->depth = c.depth;
@@ -260,7 +270,9 @@ bool sat(const BoxPairD& p, SatAxis* out) noexcept {
         }
     }
 
-    if constexpr (kContact) finish(face, edge, std::max({ea[0], ea[1], ea[2], eb[0], eb[1], eb[2]}), out);
+    if constexpr (kContact)
+        finish(face, edge, std::max({ea[0], ea[1], ea[2], eb[0], eb[1], eb[2]}), std::max(gram_error(GA), gram_error(GB)),
+               out);
     return true;
 }
 
@@ -335,7 +347,7 @@ bool sat(const BoxTriD& p, SatAxis* out) noexcept {
 
     if constexpr (kContact) {
         const double emax2 = std::max({E2[0], E2[1], E2[2]});
-        finish(face, edge, std::max({e[0], e[1], e[2], 0.5 * std::sqrt(emax2)}), out);
+        finish(face, edge, std::max({e[0], e[1], e[2], 0.5 * std::sqrt(emax2)}), gram_error(GA), out);
     }
     return true;
 }

@@ -48,16 +48,22 @@ inline constexpr double kParallelEpsilon = 1e-12;
 
 /// Face axes are preferred over edge axes within this tolerance. An edge axis is chosen only when its depth is
 /// smaller than the best face depth by more than
-///     kFaceBiasRelative * face_depth + kFaceBiasAbsolute * (largest half extent of the pair).
-/// When boxes rest flat on each other several edge axes are the face normal again (A_x x B_z = -A_y for aligned
-/// boxes) and tie with it exactly; round-off (~1e-16 of the size here) then decides, and picking the edge turns a
-/// face contact into an edge contact (one manifold point instead of four) from one step to the next, which throws
-/// stacks apart. The bias only has to outweigh that round-off: with it at 0 resting stacks pick edge axes, with
-/// it at 1e-10 / 1e-12 they keep their faces (ObbObbConventions.RestingStackPrefersFaceAxis, the stack of ten
-/// boxes, tumble-drop). Its price, a reported depth above the true minimum by at most the bias, was 1e-4 of the
-/// depth with the former 1e-4 / 1e-6 and is now below 1e-9 (measured in docs/narrowphase.md).
+///     kFaceBiasRelative * face_depth + (kFaceBiasAbsolute + kFaceBiasAxisError * axis_error) * size,
+/// where size is the largest half extent of the pair (for a triangle, also half its longest edge) and axis_error
+/// is the largest departure of the boxes' axes from orthonormality, max |A_k . A_l - delta_kl| over both boxes
+/// (about 1e-7 for float rotation matrices, 1e-16 for double ones).
+///
+/// Why: when boxes rest flat on each other, or share an orientation, several edge axes are a face normal again
+/// (A_x x B_z = -A_y for aligned boxes). With exactly orthonormal axes they tie with the face exactly, and
+/// round-off (~1e-16 of the size) decides; with float axes, orthonormal only to ~1e-7, the cross product differs
+/// from the face normal by that much and its depth by up to ~3 axis_error * size either way (measured on the
+/// reference families). Picking the edge there turns a face contact into an edge contact, one manifold point
+/// between edges that do not really cross instead of four, from one step to the next. The bias covers both with
+/// a margin and nothing more: its price, a reported depth above the true minimum by at most the bias, is measured
+/// in docs/narrowphase.md (at most ~1e-6 of the size for float input, ~1e-12 for double).
 inline constexpr double kFaceBiasRelative = 1e-10;
 inline constexpr double kFaceBiasAbsolute = 1e-12;
+inline constexpr double kFaceBiasAxisError = 8.0;
 
 /// True when the closed boxes A and B share a point (touching counts). Same axes and precision as `collide`, with
 /// an early exit on the first separating axis.
