@@ -110,16 +110,18 @@ void clip(const Poly& in, const Plane& pl, unsigned bit, int inc_face, double ep
 // The four corners of box face (k, positive) in cyclic order, with their corner and edge features.
 Poly box_face_polygon(const BoxG& b, int k, bool positive) {
     const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-    const double s[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
-    const int edge_axis[4] = {k1, k2, k1, k2};  // edge from corner m to corner m + 1
+    // Corners in cyclic order by the signs (bit 0: axis k1, bit 1: axis k2): (-,-), (+,-), (+,+), (-,+); the edge
+    // from corner m to corner m + 1 runs along k1 for even m and along k2 for odd m.
+    static constexpr int kSigns[4] = {0b00, 0b01, 0b11, 0b10};
     Poly poly;
     for (int m = 0; m < 4; ++m) {
+        const bool plus1 = (kSigns[m] & 1) != 0, plus2 = (kSigns[m] & 2) != 0;
         PolyVertex v;
-        v.p = b.c + b.ax[k] * (positive ? b.h[k] : -b.h[k]) + b.ax[k1] * (s[m][0] * b.h[k1]) +
-              b.ax[k2] * (s[m][1] * b.h[k2]);
-        const int corner = ((positive ? 1 : 0) << k) | ((s[m][0] > 0 ? 1 : 0) << k1) | ((s[m][1] > 0 ? 1 : 0) << k2);
+        v.p = b.c + b.ax[k] * (positive ? b.h[k] : -b.h[k]) + b.ax[k1] * (plus1 ? b.h[k1] : -b.h[k1]) +
+              b.ax[k2] * (plus2 ? b.h[k2] : -b.h[k2]);
+        const int corner = ((positive ? 1 : 0) << k) | ((plus1 ? 1 : 0) << k1) | ((plus2 ? 1 : 0) << k2);
         v.inc = box_corner_feature(corner);
-        v.edge_inc = box_edge_feature(edge_axis[m], corner);
+        v.edge_inc = box_edge_feature(m % 2 == 0 ? k1 : k2, corner);
         poly.push(v);
     }
     return poly;
