@@ -292,13 +292,8 @@ void run_family() {
     EXPECT_GE(tally.selection.worst_area_ratio, 0.3L) << Family::name;
 }
 
-struct ScalarNames {
-    template <class T>
-    static std::string GetName(int) {
-        return testutil::scalar_name(T());
-    }
-};
-using Scalars = ::testing::Types<float, double>;
+using testutil::ScalarNames;
+using testutil::Scalars;
 
 template <class T>
 class ManifoldFamilies : public ::testing::Test {};
@@ -306,6 +301,7 @@ TYPED_TEST_SUITE(ManifoldFamilies, Scalars, ScalarNames);
 
 TYPED_TEST(ManifoldFamilies, RandomGeneralPairs) { run_family<TypeParam, fam::RandomGeneral>(); }
 TYPED_TEST(ManifoldFamilies, SharedOrientationParallelEdges) { run_family<TypeParam, fam::ParallelEdges>(); }
+TYPED_TEST(ManifoldFamilies, ParallelEdgesAFewUlpsApart) { run_family<TypeParam, fam::ParallelEdgesOneUlpApart>(); }
 TYPED_TEST(ManifoldFamilies, AxisAlignedPairs) { run_family<TypeParam, fam::AxisAligned>(); }
 TYPED_TEST(ManifoldFamilies, NestedConcentricIdentical) { run_family<TypeParam, fam::NestedConcentric>(); }
 TYPED_TEST(ManifoldFamilies, ZeroExtents) { run_family<TypeParam, fam::ZeroExtents>(); }

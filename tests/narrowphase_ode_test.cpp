@@ -44,18 +44,7 @@ void to_ode(const tumble::ObbT<T>& o, dVector3 p, dMatrix3 R, dVector3 side) {
 
 // ODE's closed forms assume orthonormal axes; float axes are orthonormal to ~1e-7 only, which on nearly parallel
 // edges ODE turns into wrong axes (seed 004's failure). ODE gets the same boxes with their axes made orthonormal
-// in double (Gram-Schmidt), a change of ~1e-7 of the size, far inside the tolerance.
-template <class T>
-tumble::ObbD orthonormalized(const tumble::ObbT<T>& o) {
-    tumble::ObbD d = testutil::widen(o);
-    if constexpr (std::is_same_v<T, float>) {
-        d.axes[0] = glm::normalize(d.axes[0]);
-        d.axes[1] = glm::normalize(d.axes[1] - d.axes[0] * glm::dot(d.axes[0], d.axes[1]));
-        d.axes[2] = glm::cross(d.axes[0], d.axes[1]) * (glm::dot(glm::cross(d.axes[0], d.axes[1]), d.axes[2]) < 0 ? -1.0 : 1.0);
-    }
-    return d;
-}
-
+// (testutil::orthonormalized), a change of ~1e-7 of the size, far inside the tolerance.
 template <class T>
 OdeContact ode_box_box(const tumble::ObbT<T>& a, const tumble::ObbT<T>& b) {
     dVector3 p1, p2, s1, s2, normal;
@@ -89,7 +78,7 @@ std::string compare(const tumble::ObbT<T>& a, const tumble::ObbT<T>& b, Agreemen
     if (r.separated || r.min_depth <= testutil::kTouchMargin * r.size) return {};
     const auto m = tumble::collide_manifold(a, b);
     if (!m) return "no manifold for an overlapping pair";
-    const OdeContact ode = ode_box_box(orthonormalized(a), orthonormalized(b));
+    const OdeContact ode = ode_box_box(testutil::orthonormalized(a), testutil::orthonormalized(b));
     const double size = std::max(glm::length(glm::dvec3(a.half_extents)), glm::length(glm::dvec3(b.half_extents)));
     const double far = std::max(glm::length(glm::dvec3(a.center)), glm::length(glm::dvec3(b.center)));
     const double tol = (std::is_same_v<T, float> ? 2e-6 : 1e-9) * (size + far);

@@ -50,13 +50,8 @@ void run_family() {
     EXPECT_LT(tally.overlapping, tally.checked) << Family::name << ": the family never separates";
 }
 
-struct ScalarNames {
-    template <class T>
-    static std::string GetName(int) {
-        return testutil::scalar_name(T());
-    }
-};
-using Scalars = ::testing::Types<float, double>;
+using testutil::ScalarNames;
+using testutil::Scalars;
 
 template <class T>
 class ObbObbReference : public ::testing::Test {};
@@ -64,6 +59,7 @@ TYPED_TEST_SUITE(ObbObbReference, Scalars, ScalarNames);
 
 TYPED_TEST(ObbObbReference, RandomGeneralPairs) { run_family<TypeParam, fam::RandomGeneral>(); }
 TYPED_TEST(ObbObbReference, SharedOrientationParallelEdges) { run_family<TypeParam, fam::ParallelEdges>(); }
+TYPED_TEST(ObbObbReference, ParallelEdgesAFewUlpsApart) { run_family<TypeParam, fam::ParallelEdgesOneUlpApart>(); }
 TYPED_TEST(ObbObbReference, AxisAlignedPairs) { run_family<TypeParam, fam::AxisAligned>(); }
 TYPED_TEST(ObbObbReference, NestedConcentricIdentical) { run_family<TypeParam, fam::NestedConcentric>(); }
 TYPED_TEST(ObbObbReference, ZeroExtents) { run_family<TypeParam, fam::ZeroExtents>(); }

@@ -27,13 +27,8 @@ public:
     // Tolerance for values of order 1: a few ulps of float, or of double.
     static constexpr T eps = std::is_same_v<T, float> ? T(1e-5) : T(1e-12);
 };
-struct ScalarNames {
-    template <class T>
-    static std::string GetName(int) {
-        return testutil::scalar_name(T());
-    }
-};
-using Scalars = ::testing::Types<float, double>;
+using testutil::ScalarNames;
+using testutil::Scalars;
 TYPED_TEST_SUITE(ObbShape, Scalars, ScalarNames);
 
 TYPED_TEST(ObbShape, CornersFollowTheDocumentedBinaryOrder) {

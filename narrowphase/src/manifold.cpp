@@ -401,10 +401,12 @@ ManifoldT<T> edge_finish(const detail::SatAxis& s, int exponent, const dvec3& or
     return m;
 }
 
-// Face contact of box `ref_box` (axis r) against box `inc`.
-int box_face_contact(const BoxG& ref_box, int r, const dvec3& nr, bool ref_is_a, const BoxG& inc, double size,
-                     Candidate out[kMaxManifoldPoints]) {
-    const Reference ref = box_reference(ref_box, r, nr, ref_is_a);
+// Face contact of the reference face `ref` against box `inc`: its face most anti-parallel to the reference face,
+// clipped; if nothing of it lies below the reference face, the box's other faces that face the reference too (the
+// overlap can lie under one of them when a face axis wins by the face bias, or at 45 degrees); if every one lies
+// outside the side planes, the box's deepest corner.
+int incident_box_contact(const Reference& ref, const BoxG& inc, double size, Candidate out[kMaxManifoldPoints]) {
+    const dvec3& nr = ref.nr;
     int k;
     bool positive;
     incident_face(inc, nr, k, positive);
@@ -413,8 +415,6 @@ int box_face_contact(const BoxG& ref_box, int r, const dvec3& nr, bool ref_is_a,
     double best = -1e300;
     for (int j = 0; j < all.n; ++j) best = std::max(best, all.c[j].depth);
     if (best < -kKeepAbove * size) {
-        // Nothing below the reference face on the incident face: the overlap is under another face of the incident
-        // box that faces the reference (it can happen when a face axis wins by the face bias, or at 45 degrees).
         for (int i = 0; i < 3; ++i) {
             const double c = glm::dot(inc.ax[i], nr);
             if (i == k || c == 0.0) continue;
@@ -422,7 +422,6 @@ int box_face_contact(const BoxG& ref_box, int r, const dvec3& nr, bool ref_is_a,
         }
     }
     if (all.n == 0) {
-        // Every incident face lies outside the reference face's side planes: the deepest incident corner.
         int corner = 0;
         dvec3 p = inc.c;
         for (int i = 0; i < 3; ++i) {
@@ -430,9 +429,8 @@ int box_face_contact(const BoxG& ref_box, int r, const dvec3& nr, bool ref_is_a,
             p += inc.ax[i] * (plus ? inc.h[i] : -inc.h[i]);
             corner |= (plus ? 1 : 0) << i;
         }
-        const int fr = ref.feature(0);
-        all.add({p, ref.top - glm::dot(nr, p),
-                 ref_is_a ? feature_id(fr, box_corner_feature(corner)) : feature_id(box_corner_feature(corner), fr)});
+        const int fr = ref.feature(0), fi = box_corner_feature(corner);
+        all.add({p, ref.top - glm::dot(nr, p), ref.is_a ? feature_id(fr, fi) : feature_id(fi, fr)});
     }
     return select(all, nr, size, out);
 }
@@ -459,8 +457,8 @@ std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& a, const ObbT<T>& b)
     if (s.axis < 6) {
         const bool ref_is_a = s.axis < 3;
         const dvec3 nr = ref_is_a ? s.normal : -s.normal;
-        const int count = ref_is_a ? box_face_contact(A, s.axis, nr, true, B, size, pts)
-                                   : box_face_contact(B, s.axis - 3, nr, false, A, size, pts);
+        const int count = ref_is_a ? incident_box_contact(box_reference(A, s.axis, nr, true), B, size, pts)
+                                   : incident_box_contact(box_reference(B, s.axis - 3, nr, false), A, size, pts);
         return finish<T>(s, p.exponent, origin, pts, count, ref_is_a, nr);
     }
     const int i = (s.axis - 6) / 3, j = (s.axis - 6) % 3;
@@ -491,7 +489,6 @@ std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& box, const TriangleT
     const double size = std::max({p.e[0], p.e[1], p.e[2], 0.5 * std::sqrt(emax2)});
     const dvec3 origin(box.center);
     Candidate pts[kMaxManifoldPoints];
-    int count = 0;
     if (s.axis < 3) {
         // A box face is the reference; the triangle is the incident polygon.
         const Reference ref = box_reference(A, s.axis, s.normal, true);
@@ -503,7 +500,7 @@ std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& box, const TriangleT
                 if (glm::dot(s.normal, v[k]) < glm::dot(s.normal, v[j])) j = k;
             all.add({v[j], ref.top - glm::dot(s.normal, v[j]), feature_id(ref.feature(0), triangle_vertex_feature(j))});
         }
-        count = select(all, s.normal, size, pts);
+        const int count = select(all, s.normal, size, pts);
         return finish<T>(s, p.exponent, origin, pts, count, true, s.normal);
     }
     if (s.axis == 3) {
@@ -520,30 +517,7 @@ std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& box, const TriangleT
             ref.side[j] = {o, glm::dot(o, v[j])};
         }
         ref.sides = 3;
-        int k;
-        bool positive;
-        incident_face(A, nr, k, positive);
-        Candidates all;
-        collect(box_face_polygon(A, k, positive), ref, box_face_feature(k, positive), kOnPlane * size, all);
-        double best = -1e300;
-        for (int j = 0; j < all.n; ++j) best = std::max(best, all.c[j].depth);
-        if (best < -kKeepAbove * size)
-            for (int i = 0; i < 3; ++i) {
-                const double c = glm::dot(A.ax[i], nr);
-                if (i == k || c == 0.0) continue;
-                collect(box_face_polygon(A, i, c < 0.0), ref, box_face_feature(i, c < 0.0), kOnPlane * size, all);
-            }
-        if (all.n == 0) {
-            int corner = 0;
-            dvec3 q(0.0);
-            for (int i = 0; i < 3; ++i) {
-                const bool plus = glm::dot(A.ax[i], nr) < 0.0;
-                q += A.ax[i] * (plus ? A.h[i] : -A.h[i]);
-                corner |= (plus ? 1 : 0) << i;
-            }
-            all.add({q, ref.top - glm::dot(nr, q), feature_id(box_corner_feature(corner), kTriangleFaceFeature)});
-        }
-        count = select(all, nr, size, pts);
+        const int count = incident_box_contact(ref, A, size, pts);
         return finish<T>(s, p.exponent, origin, pts, count, false, nr);
     }
     // Edge-edge: the box edge supporting the box towards the triangle, and the triangle's edge j. A degenerate

@@ -110,6 +110,22 @@ int rescale_exponent(double largest) {
     return 0;
 }
 
+// The last step of `load`: false when a value overflowed double (centres too far apart); for double input, the
+// exact power-of-two rescaling of every length when their magnitude calls for it.
+template <class T, std::size_t N>
+bool rescale(double* const (&lengths)[N], int& exponent) {
+    double largest = 0.0;
+    for (double* x : lengths) largest = std::max(largest, std::abs(*x));
+    if (!std::isfinite(largest)) return false;
+    exponent = 0;
+    if constexpr (std::is_same_v<T, double>) {
+        exponent = rescale_exponent(largest);
+        if (exponent != 0)
+            for (double* x : lengths) *x = std::ldexp(*x, -exponent);
+    }
+    return true;
+}
+
 // Cyclic successors.
 constexpr int next1(int i) { return i == 2 ? 0 : i + 1; }
 constexpr int next2(int i) { return i == 0 ? 2 : i - 1; }
@@ -161,27 +177,15 @@ bool load(const ObbT<T>& boxA, const ObbT<T>& boxB, BoxPairD& p) noexcept {
                          nonfinite_probe(boxA.half_extents) + nonfinite_probe(boxB.center) +
                          nonfinite_probe(boxB.axes) + nonfinite_probe(boxB.half_extents);
     if (probe != 0.0) return false;  // NaN
-    double largest = 0.0;
     for (int i = 0; i < 3; ++i) {
         p.a[i] = dvec3(boxA.axes[i]);
         p.b[i] = dvec3(boxB.axes[i]);
         p.ea[i] = static_cast<double>(boxA.half_extents[i]);
         p.eb[i] = static_cast<double>(boxB.half_extents[i]);
         p.t[i] = static_cast<double>(boxB.center[i]) - static_cast<double>(boxA.center[i]);
-        largest = std::max({largest, std::abs(p.ea[i]), std::abs(p.eb[i]), std::abs(p.t[i])});
     }
-    if (!std::isfinite(largest)) return false;  // the centres are too far apart for double
-    p.exponent = 0;
-    if constexpr (std::is_same_v<T, double>) {
-        p.exponent = rescale_exponent(largest);
-        if (p.exponent != 0)
-            for (int i = 0; i < 3; ++i) {
-                p.ea[i] = std::ldexp(p.ea[i], -p.exponent);
-                p.eb[i] = std::ldexp(p.eb[i], -p.exponent);
-                p.t[i] = std::ldexp(p.t[i], -p.exponent);
-            }
-    }
-    return true;
+    double* const lengths[] = {&p.ea[0], &p.ea[1], &p.ea[2], &p.eb[0], &p.eb[1], &p.eb[2], &p.t.x, &p.t.y, &p.t.z};
+    return rescale<T>(lengths, p.exponent);
 }
 
 template <class T>
@@ -190,25 +194,16 @@ bool load(const ObbT<T>& box, const TriangleT<T>& tri, BoxTriD& p) noexcept {
                          nonfinite_probe(tri.a) + nonfinite_probe(tri.b) + nonfinite_probe(tri.c);
     if (probe != 0.0) return false;
     const dvec3 c(box.center);
-    const dvec3 v[3] = {dvec3(tri.a) - c, dvec3(tri.b) - c, dvec3(tri.c) - c};
-    double largest = 0.0;
     for (int i = 0; i < 3; ++i) {
         p.a[i] = dvec3(box.axes[i]);
         p.e[i] = static_cast<double>(box.half_extents[i]);
-        p.v[i] = v[i];
-        largest = std::max({largest, std::abs(p.e[i]), std::abs(v[i].x), std::abs(v[i].y), std::abs(v[i].z)});
     }
-    if (!std::isfinite(largest)) return false;
-    p.exponent = 0;
-    if constexpr (std::is_same_v<T, double>) {
-        p.exponent = rescale_exponent(largest);
-        if (p.exponent != 0)
-            for (int i = 0; i < 3; ++i) {
-                p.e[i] = std::ldexp(p.e[i], -p.exponent);
-                for (int k = 0; k < 3; ++k) p.v[i][k] = std::ldexp(p.v[i][k], -p.exponent);
-            }
-    }
-    return true;
+    p.v[0] = dvec3(tri.a) - c;
+    p.v[1] = dvec3(tri.b) - c;
+    p.v[2] = dvec3(tri.c) - c;
+    double* const lengths[] = {&p.e[0],   &p.e[1],   &p.e[2],   &p.v[0].x, &p.v[0].y, &p.v[0].z,
+                               &p.v[1].x, &p.v[1].y, &p.v[1].z, &p.v[2].x, &p.v[2].y, &p.v[2].z};
+    return rescale<T>(lengths, p.exponent);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -105,6 +105,29 @@ struct ParallelEdges {
     }
 };
 
+struct ParallelEdgesOneUlpApart {
+    // B's axes are A's permuted, then made orthonormal again by Gram-Schmidt: edges that were exactly parallel are now
+    // a few ulps apart (1e-16 rad in double, 1e-8 in float), an edge axis of garbage direction for any test that
+    // forms it by a plain cross product and checks only |L| > 0.
+    static constexpr const char* name = "parallel edges a few ulps apart";
+    static constexpr int count = 5000;
+    static constexpr std::uint64_t seed = 14;
+    static constexpr double min_checked = 0.9;
+    template <class T>
+    static BoxPair<T> make(Random& rng) {
+        const tumble::ObbT<T> a = random_box<T>(rng, 1.0, 0.1, 1.0);
+        const int p = rng.index(3);
+        const tumble::ObbT<T> b{testutil::random_vec<T>(rng, -1, 1),
+                                tumble::Mat3T<T>(a.axes[p], a.axes[(p + 1) % 3], a.axes[(p + 2) % 3]),
+                                testutil::random_vec<T>(rng, 0.1, 1.0)};
+        tumble::ObbD d = testutil::widen(b);
+        d.axes[0] = glm::normalize(d.axes[0]);
+        d.axes[1] = glm::normalize(d.axes[1] - d.axes[0] * glm::dot(d.axes[0], d.axes[1]));
+        d.axes[2] = glm::cross(d.axes[0], d.axes[1]);
+        return {a, testutil::narrow<T>(d)};
+    }
+};
+
 struct AxisAligned {
     static constexpr const char* name = "axis aligned";
     static constexpr int count = 5000;

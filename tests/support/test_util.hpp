@@ -109,6 +109,22 @@ tumble::TriangleT<T> narrow(const tumble::TriangleD& t) {
     return {tumble::Vec3T<T>(t.a), tumble::Vec3T<T>(t.b), tumble::Vec3T<T>(t.c)};
 }
 
+// A float box with its axes made orthonormal (Gram-Schmidt in double, same handedness): what closed-form box tests
+// such as ODE's and FCL's assume; the axes move by ~1e-7. Double boxes are returned as they are: their axes are
+// orthonormal to ~1e-16 already, and re-orthonormalizing would turn exactly parallel edges (shared orientations)
+// into edges 1e-16 rad apart, which those closed forms, having no epsilon on |L|, misread as separating axes
+// (seed 004's failure, in double; ODE then misses overlaps of 0.24 m between unit boxes).
+template <class T>
+tumble::ObbD orthonormalized(const tumble::ObbT<T>& o) {
+    tumble::ObbD d = widen(o);
+    if constexpr (std::is_same_v<T, double>) return d;
+    d.axes[0] = glm::normalize(d.axes[0]);
+    d.axes[1] = glm::normalize(d.axes[1] - d.axes[0] * glm::dot(d.axes[0], d.axes[1]));
+    const glm::dvec3 z = glm::cross(d.axes[0], d.axes[1]);
+    d.axes[2] = glm::dot(z, d.axes[2]) < 0 ? -z : z;
+    return d;
+}
+
 // Support distance of a box along unit direction n, from its centre: sum_k h_k |A_k . n| (axes as given).
 inline double support(const tumble::ObbD& o, const glm::dvec3& n) {
     return o.half_extents.x * std::abs(glm::dot(o.axes[0], n)) + o.half_extents.y * std::abs(glm::dot(o.axes[1], n)) +
@@ -145,6 +161,15 @@ std::string describe(const tumble::TriangleT<T>& t) {
 
 inline const char* scalar_name(float) { return "float"; }
 inline const char* scalar_name(double) { return "double"; }
+
+// Typed tests over both scalar types, named .../float and .../double.
+using Scalars = ::testing::Types<float, double>;
+struct ScalarNames {
+    template <class T>
+    static std::string GetName(int) {
+        return scalar_name(T());
+    }
+};
 
 // --- Comparison with the reference --------------------------------------------------------------------------------
 
