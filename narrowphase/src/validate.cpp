@@ -5,7 +5,6 @@
 #include <sstream>
 
 #include <tumble/error.hpp>
-#include <tumble/narrowphase/sat.hpp>
 
 namespace tumble {
 namespace {
@@ -86,11 +85,11 @@ std::string validate(const TriangleT<T>& tri) {
     if (p.empty()) p = first_non_finite(tri.b, "b");
     if (p.empty()) p = first_non_finite(tri.c, "c");
     if (!p.empty()) return p;
-    // Same criterion as the narrowphase uses to skip the normal axis: |n| <= kParallelEpsilon * (longest edge)^2.
+    // |n| <= kDegenerateTriangleEpsilon * (longest edge)^2: see validate.hpp.
     const glm::dvec3 a(tri.a), b(tri.b), c(tri.c);
     const double e2 = std::max({glm::dot(b - a, b - a), glm::dot(c - b, c - b), glm::dot(a - c, a - c)});
     const glm::dvec3 n = glm::cross(b - a, c - a);
-    if (!(glm::dot(n, n) > kParallelEpsilon * kParallelEpsilon * e2 * e2))
+    if (!(glm::dot(n, n) > kDegenerateTriangleEpsilon * kDegenerateTriangleEpsilon * e2 * e2))
         return "the triangle is degenerate (collinear or coincident vertices, area " +
                number(0.5 * std::sqrt(glm::dot(n, n))) + " m^2)";
     return {};

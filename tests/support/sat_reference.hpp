@@ -5,6 +5,11 @@
 // projects all 8 corners of each box and the 3 triangle vertices on every axis, and reads overlap, gap and depth off
 // the projected intervals. Products of float inputs are exact in long double (64-bit mantissa), so for float shapes
 // this is exact up to ~1e-19 relative.
+//
+// The candidate axes themselves (cross products, triangle edges and normal) are formed in quadruple precision
+// (__float128: products of doubles are exact, 113-bit sums) and only then rounded to long double. A cross product of
+// nearly parallel vectors formed in long double would carry an absolute error of ~1e-19, i.e. a relative error of
+// 1e-19 / |L| in the axis direction: 1e-7 for edges 1e-12 rad from parallel, far too much for a reference.
 
 #include <array>
 #include <cmath>
@@ -27,6 +32,19 @@ struct V3 {
     V3 operator*(R s) const { return {x * s, y * s, z * s}; }
 };
 inline R dot(const V3& a, const V3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+
+__extension__ typedef __float128 Q;
+// A vector in quadruple precision, built exactly from float, double or long double components (<= 64 bits).
+struct Q3 {
+    Q x = 0, y = 0, z = 0;
+    Q3() = default;
+    Q3(Q a, Q b, Q c) : x(a), y(b), z(c) {}
+    template <class T>
+    explicit Q3(const tumble::Vec3T<T>& v) : x(v.x), y(v.y), z(v.z) {}
+    Q3 operator-(const Q3& o) const { return {x - o.x, y - o.y, z - o.z}; }
+    V3 rounded() const { return {static_cast<R>(x), static_cast<R>(y), static_cast<R>(z)}; }
+};
+inline Q3 cross(const Q3& a, const Q3& b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
 inline V3 cross(const V3& a, const V3& b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
 
 struct Box {
@@ -130,7 +148,7 @@ Result box_box(const tumble::ObbT<T>& a, const tumble::ObbT<T>& b) {
     for (int i = 0; i < 3; ++i) r.axes[i].L = A.ax[i];
     for (int j = 0; j < 3; ++j) r.axes[3 + j].L = B.ax[j];
     for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) r.axes[6 + 3 * i + j].L = cross(A.ax[i], B.ax[j]);
+        for (int j = 0; j < 3; ++j) r.axes[6 + 3 * i + j].L = cross(Q3(a.axes[i]), Q3(b.axes[j])).rounded();
     for (int k = 0; k < 15; ++k) project(r.axes[k], ca, cb);
     r.size = std::max(A.size(), B.size());
     finish(r);
@@ -143,13 +161,15 @@ Result box_triangle(const tumble::ObbT<T>& a, const tumble::TriangleT<T>& t) {
     const auto ca = A.corners();
     const std::array<V3, 3> v = {V3(t.a), V3(t.b), V3(t.c)};
     const V3 E[3] = {v[1] - v[0], v[2] - v[1], v[0] - v[2]};
+    const Q3 q[3] = {Q3(t.a), Q3(t.b), Q3(t.c)};
+    const Q3 QE[3] = {q[1] - q[0], q[2] - q[1], q[0] - q[2]};  // exact: differences of float or double values
     Result r;
     r.count = 13;
     r.first_edge = 4;
     for (int i = 0; i < 3; ++i) r.axes[i].L = A.ax[i];
-    r.axes[3].L = cross(v[1] - v[0], v[2] - v[0]);
+    r.axes[3].L = cross(q[1] - q[0], q[2] - q[0]).rounded();
     for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) r.axes[4 + 3 * i + j].L = cross(A.ax[i], E[j]);
+        for (int j = 0; j < 3; ++j) r.axes[4 + 3 * i + j].L = cross(Q3(a.axes[i]), QE[j]).rounded();
     for (int k = 0; k < 13; ++k) project(r.axes[k], ca, v);
     R tri = 0;
     for (const V3& e : E) tri = std::max(tri, std::sqrt(dot(e, e)) / 2);

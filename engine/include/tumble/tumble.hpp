@@ -3,8 +3,8 @@
 /// Umbrella header: everything a program embedding Tumble needs.
 ///
 /// Modules (each also a CMake target, all together tumble::tumble):
-/// - narrowphase: shapes (Aabb, Obb, Triangle, Contact), separating-axis tests (overlap, collide), fit_obb,
-///                active-edge feature tests;
+/// - narrowphase: shapes (Aabb, Obb, Triangle, Contact), separating-axis tests (overlap, collide), contact
+///                manifolds (collide_manifold), swept tests (sweep), fit_obb, active-edge feature tests;
 /// - broadphase:  LooseOctree for moving boxes, MeshIndex (BVH) for static triangles, compute_active_edges;
 /// - solver:      PositionSolver, SolverSettings, mesh_contact;
 /// - engine:      World, BodyDef, TriangleMesh, load_obj; scene files (load_scene, add_scene).
@@ -13,6 +13,7 @@
 #include <tumble/narrowphase/shapes.hpp>
 #include <tumble/narrowphase/sat.hpp>
 #include <tumble/narrowphase/sweep.hpp>
+#include <tumble/narrowphase/manifold.hpp>
 #include <tumble/narrowphase/validate.hpp>
 #include <tumble/narrowphase/fit.hpp>
 #include <tumble/narrowphase/active_edges.hpp>

@@ -13,18 +13,21 @@
 ///   normal. Seed 000 compares unnormalised overlaps and picks the axis by depth/(rA+rB), which chooses the wrong
 ///   axis and pushes by the wrong distance (regression tests in tests/narrowphase_seed_test.cpp).
 /// - Axes whose cross product is degenerate (parallel edges) are skipped rather than tested with a zero vector;
-///   the face axes already decide those configurations. Every projection is taken exactly for the boxes as given
-///   (see the algorithm notes in sat.cpp), so nearly parallel edges need no |R| + epsilon guard (seed 004): the
-///   test neither misses seed 004's overlap nor pads every radius into false overlaps.
+///   the face axes already decide those configurations. Every projection is taken exactly for the boxes as given,
+///   and an edge axis between nearly parallel edges is formed without cancellation (see the algorithm notes in
+///   sat.cpp), so nearly parallel edges need no |R| + epsilon guard (seed 004): the test neither misses seed 004's
+///   overlap nor pads every radius into false overlaps.
 /// - The box radius on an axis is sum_i h_i |A_i . L|. Seed 003 projects a single corner, which is wrong for
 ///   most axes (regression test included).
 ///
 /// Precision: inputs of either scalar type are evaluated in double internally. Results are exact up to double
 /// round-off for the shapes as given, including float axes that are orthonormal only to ~1e-7: projections use the
-/// actual axes rather than assuming orthonormality.
+/// actual axes rather than assuming orthonormality. Double input of any magnitude from ~1e-290 to ~1e290 m is
+/// handled (it is rescaled by a power of two, exactly, when it lies outside 2^-200..2^200).
 ///
 /// Bad input: these functions do not validate and never throw. A NaN or infinite value anywhere in the input
-/// reports "separated" (`overlap` false, `collide` empty). Negative half extents, zero-length or far from
+/// reports "separated" (`overlap` false, `collide` empty), and so do double centres so far apart that their
+/// difference overflows. Negative half extents, zero-length or far from
 /// orthonormal axes give an unspecified answer (no crash, no exception); check shapes with `validate` first, as
 /// the engine does.
 
@@ -35,20 +38,32 @@
 namespace tumble {
 
 /// Edge-cross axes whose length |L| = |u x v| is below kParallelEpsilon |u| |v| (the sine of the angle between the
-/// edges) are skipped as parallel. Two errors meet here: skipping an axis misses at most about |L| times the
-/// shapes' size of depth or separation, while evaluating it divides double round-off (~1e-16 of the size) by |L|.
-/// At 1e-8 both are ~1e-8 of the size, far below what float input can express.
-inline constexpr double kParallelEpsilon = 1e-8;
+/// edges) are skipped as parallel, and so is the normal of a triangle whose |n| is below kParallelEpsilon times the
+/// product of the two edges it is formed from. Every axis is formed to full relative precision however nearly
+/// parallel u and v are (see sat.cpp), so the only error left is the skip itself: an axis within 1e-12 rad of
+/// parallel changes a depth or a gap by at most ~1e-12 of the shapes' size. What the threshold really catches is
+/// exactly parallel edges (L = 0, or a few ulps of noise when the inputs differ in length), whose configurations the
+/// face axes decide.
+inline constexpr double kParallelEpsilon = 1e-12;
 
 /// Face axes are preferred over edge axes within this tolerance. An edge axis is chosen only when its depth is
 /// smaller than the best face depth by more than
-///     kFaceBiasRelative * face_depth + kFaceBiasAbsolute * (largest half extent of the pair).
-/// When boxes rest flat on each other several edge axes are the face normal again (A_x x B_z = -A_y for aligned
-/// boxes) and tie with it up to round-off; picking one of them turns a face contact into an edge contact from one
-/// step to the next and throws stacks apart. The bias is the price: a reported depth can exceed the true minimum
-/// by that much (measured in docs/narrowphase.md).
-inline constexpr double kFaceBiasRelative = 1e-4;
-inline constexpr double kFaceBiasAbsolute = 1e-6;
+///     kFaceBiasRelative * face_depth + (kFaceBiasAbsolute + kFaceBiasAxisError * axis_error) * size,
+/// where size is the largest half extent of the pair (for a triangle, also half its longest edge) and axis_error
+/// is the largest departure of the boxes' axes from orthonormality, max |A_k . A_l - delta_kl| over both boxes
+/// (about 1e-7 for float rotation matrices, 1e-16 for double ones).
+///
+/// Why: when boxes rest flat on each other, or share an orientation, several edge axes are a face normal again
+/// (A_x x B_z = -A_y for aligned boxes). With exactly orthonormal axes they tie with the face exactly, and
+/// round-off (~1e-16 of the size) decides; with float axes, orthonormal only to ~1e-7, the cross product differs
+/// from the face normal by that much and its depth by up to ~3 axis_error * size either way (measured on the
+/// reference families). Picking the edge there turns a face contact into an edge contact, one manifold point
+/// between edges that do not really cross instead of four, from one step to the next. The bias covers both with
+/// a margin and nothing more: its price, a reported depth above the true minimum by at most the bias, is measured
+/// in docs/narrowphase.md (at most ~1e-6 of the size for float input, ~1e-12 for double).
+inline constexpr double kFaceBiasRelative = 1e-10;
+inline constexpr double kFaceBiasAbsolute = 1e-12;
+inline constexpr double kFaceBiasAxisError = 8.0;
 
 /// True when the closed boxes A and B share a point (touching counts). Same axes and precision as `collide`, with
 /// an early exit on the first separating axis.

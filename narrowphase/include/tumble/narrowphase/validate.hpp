@@ -15,6 +15,12 @@ namespace tumble {
 /// float round-off, which the narrowphase handles exactly.
 inline constexpr double kOrthonormalTolerance = 1e-3;
 
+/// A triangle is refused as degenerate when |(b - a) x (c - a)| <= kDegenerateTriangleEpsilon * (longest edge)^2
+/// (roughly: its smallest angle is below 1e-8 rad, or two vertices coincide). The narrowphase itself handles far
+/// thinner slivers exactly and skips the normal of collinear triangles, but a mesh triangle that thin is a
+/// modelling error whose front side means nothing, so the engine refuses it when a mesh is added.
+inline constexpr double kDegenerateTriangleEpsilon = 1e-8;
+
 /// Empty when `box` is usable; otherwise one sentence naming the first problem found: a non-finite value,
 /// a negative half extent, axes that are not orthonormal within `kOrthonormalTolerance`.
 template <class T>
@@ -24,7 +30,8 @@ std::string validate(const ObbT<T>& box);
 template <class T>
 std::string validate(const AabbT<T>& box);
 
-/// Empty when the vertices are finite and the triangle has a non-zero area; otherwise the first problem.
+/// Empty when the vertices are finite and the triangle is not degenerate (see kDegenerateTriangleEpsilon);
+/// otherwise the first problem.
 template <class T>
 std::string validate(const TriangleT<T>& tri);
 

@@ -1,0 +1,129 @@
+#pragma once
+/// @file
+/// Contact manifolds: the contact normal and depth of `collide` plus up to 4 contact points, each with its own
+/// depth and a feature id that stays the same while the touching features stay the same (for warm starting).
+///
+/// Method (ODE's dBoxBox and Bullet's btBoxBoxDetector; Ericson, Real-Time Collision Detection, 2005, sections
+/// 5.1.9 and 8.3.4 for segment closest points and Sutherland-Hodgman clipping; qu3e's q3FeaturePair and Box2D's
+/// b2ContactId for the ids, as described in ../shared/STYLE.md):
+/// - The separating-axis test is the one `collide` runs (same code): same axis, sign, normal and depth.
+/// - Face axis: the face of the shape owning the axis that faces the other shape is the *reference face*; the face
+///   of the other box most anti-parallel to it is the *incident face* (a triangle is its own incident face). The
+///   incident polygon is clipped against the side planes of the reference face (Sutherland-Hodgman), and the
+///   clipped points that lie below the reference face are the contact points. More than 4 are reduced to 4: the
+///   deepest, then the farthest from it, then the one that makes the largest triangle with those two, then the one
+///   that adds the most area to that triangle.
+/// - Edge-edge axis: one point, from the closest points of the two edges that support the shapes along the normal.
+///
+/// Feature ids (`ManifoldPointT::id`): `feature_a | feature_b << 8`, the features of A (the box) and B (the other
+/// box, or the triangle) that generate the point:
+///   box:      corners 0-7 (the binary order of `ObbT::corners`), edges 8-19 (`box_edge_feature`),
+///             faces 20-25 (20 + 2 axis + (1 if the + face));
+///   triangle: vertices 0-2 (a, b, c), edges 8-10 (8 + j for edge e_j, e0 = b - a, e1 = c - b, e2 = a - c), face 20.
+/// A clipped point is one of: an incident corner below the reference face (reference face, incident corner); an
+/// incident edge cut by a side plane (reference edge, incident edge); a corner of the reference face over the
+/// incident face (reference corner, incident face). An edge-edge point is (edge of A, edge of B). The id therefore
+/// names the two features whatever axis, reference face or incident face produced it, and it stays the same from
+/// one step to the next while those features keep touching.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+#include <tumble/narrowphase/sat.hpp>
+#include <tumble/narrowphase/shapes.hpp>
+
+namespace tumble {
+
+/// Most points a manifold holds.
+inline constexpr int kMaxManifoldPoints = 4;
+
+/// One contact point of a manifold, world frame, metres.
+///
+/// - `point_a`: on the surface of A (the first box), inside or on B;
+/// - `point_b`: on the surface of B (the second box, or the triangle), inside or on A;
+///   point_a = point_b + depth * normal: moving B by `depth` along the normal brings point_b onto point_a.
+///   For a face contact, the point on the incident face is the clipped point and the other one is its projection
+///   onto the reference face; for an edge-edge contact they are the closest points of the two edges.
+/// - `depth`: this point's penetration in metres, >= 0: its distance below the reference face (or between the two
+///   edges). At most the manifold's depth; the deepest point of a face contact has the manifold's depth unless
+///   the deepest incident corner lies outside the reference face.
+/// - `id`: feature pair, see the file comment.
+template <class T>
+struct ManifoldPointT {
+    Vec3T<T> point_a{T(0)};
+    Vec3T<T> point_b{T(0)};
+    T depth = T(0);
+    std::uint32_t id = 0;
+};
+
+/// Contact manifold of two shapes that overlap (touching counts).
+///
+/// - `axis`, `negative`, `depth`, `normal`: exactly what `collide` returns for the same pair (see `ContactT`):
+///   the separating-axis index, whether the normal is -L, the penetration depth in metres and the unit normal
+///   from A (the box) towards B (the other box, or the triangle), world frame.
+/// - `count`: number of valid entries in `points`, 1 to kMaxManifoldPoints.
+template <class T>
+struct ManifoldT {
+    int axis = -1;
+    bool negative = false;
+    T depth = T(0);
+    Vec3T<T> normal{T(0)};
+    int count = 0;
+    std::array<ManifoldPointT<T>, kMaxManifoldPoints> points{};
+
+    /// The contact part alone, equal to what `collide` returns.
+    ContactT<T> contact() const { return {axis, negative, depth, normal}; }
+};
+
+using ManifoldPoint = ManifoldPointT<float>;
+using Manifold = ManifoldT<float>;
+using ManifoldPointD = ManifoldPointT<double>;
+using ManifoldD = ManifoldT<double>;
+
+/// Feature number of box corner `corner` (0-7, binary order of `ObbT::corners`).
+constexpr int box_corner_feature(int corner) { return corner; }
+/// Feature number (8-19) of the box edge along local axis `axis` (0-2) through corner `corner` (either end).
+/// The two sign bits of the other axes, lower axis first, select one of the axis's four edges.
+constexpr int box_edge_feature(int axis, int corner) {
+    const int p = axis == 0 ? 1 : 0, q = axis == 2 ? 1 : 2;
+    return 8 + 4 * axis + ((corner >> p) & 1) + 2 * ((corner >> q) & 1);
+}
+/// Feature number (20-25) of the box face with outward normal +axis (`positive`) or -axis.
+constexpr int box_face_feature(int axis, bool positive) { return 20 + 2 * axis + (positive ? 1 : 0); }
+/// Feature numbers of a triangle: vertex j (0-2: a, b, c), edge j (e_j from vertex j to vertex j+1), the face.
+constexpr int triangle_vertex_feature(int j) { return j; }
+constexpr int triangle_edge_feature(int j) { return 8 + j; }
+inline constexpr int kTriangleFaceFeature = 20;
+/// The id of a point generated by feature `fa` of A and feature `fb` of B, and the two halves of an id.
+constexpr std::uint32_t feature_id(int fa, int fb) {
+    return static_cast<std::uint32_t>(fa) | (static_cast<std::uint32_t>(fb) << 8);
+}
+constexpr int feature_a(std::uint32_t id) { return static_cast<int>(id & 0xffu); }
+constexpr int feature_b(std::uint32_t id) { return static_cast<int>((id >> 8) & 0xffu); }
+
+/// Contact manifold of two oriented boxes (world frame): empty when they are separated, otherwise the contact of
+/// `collide(a, b)` with 1 to 4 points (see the file comment for the method and the ids).
+///
+/// Precision: computed in double like `collide`; the points are as accurate as the shapes (~1e-7 of the size for
+/// float input, whose axes are orthonormal only to that), the clipping tolerates them. Bad input: like `collide`,
+/// no validation and no exception; NaN or infinite input gives an empty result. Zero half extents (flat boxes,
+/// segments, points) are supported.
+template <class T>
+std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& a, const ObbT<T>& b) noexcept;
+
+/// Contact manifold of an oriented box and a two-sided triangle (world frame), with the contact of
+/// `collide(box, tri)`: normal from the box towards the triangle. Degenerate triangles (segments, points) give
+/// their points as well. Same precision and bad-input behaviour as the box-box manifold.
+template <class T>
+std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& box, const TriangleT<T>& tri) noexcept;
+
+extern template std::optional<ManifoldT<float>> collide_manifold<float>(const ObbT<float>&, const ObbT<float>&) noexcept;
+extern template std::optional<ManifoldT<double>> collide_manifold<double>(const ObbT<double>&,
+                                                                          const ObbT<double>&) noexcept;
+extern template std::optional<ManifoldT<float>> collide_manifold<float>(const ObbT<float>&,
+                                                                        const TriangleT<float>&) noexcept;
+extern template std::optional<ManifoldT<double>> collide_manifold<double>(const ObbT<double>&,
+                                                                          const TriangleT<double>&) noexcept;
+
+}  // namespace tumble

@@ -1,0 +1,549 @@
+// Contact manifolds. See manifold.hpp for the contract, the method and the feature ids.
+//
+// Everything runs in the frame of collide(): double, relative to the first box's centre, scaled like the SAT input
+// (sat_core.hpp). The SAT result picks the case:
+//   face axis  -> reference face, incident polygon, Sutherland-Hodgman against the reference face's side planes,
+//                 points below the reference face, at most 4 kept;
+//   edge axis  -> the closest points of the two supporting edges.
+// Each polygon vertex carries the incident feature it lies on and the set of side planes it lies on; each polygon
+// edge carries the same for the edge, so a vertex created by a cut gets its features from the edge that was cut
+// and the plane that cut it. The feature ids follow from those at the end.
+
+#include <tumble/narrowphase/manifold.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "sat_core.hpp"
+
+namespace tumble {
+namespace {
+
+using detail::dvec3;
+
+// A box in the manifold's frame.
+struct BoxG {
+    dvec3 c{0.0};
+    dvec3 ax[3];  // axes as given
+    double h[3];
+};
+
+constexpr int kMaxPoly = 16;  // a quad cut by 4 planes has at most 8 corners, a triangle at most 7
+
+// Tolerances, relative to the pair's size (its largest half extent, or half the triangle's longest edge):
+// - a point this close to a side plane lies on it (round-off, ~1e-16, with a wide margin);
+constexpr double kOnPlane = 1e-10;
+// - a clipped point this far above the reference face still counts (touching shapes give depth 0 up to round-off),
+//   and two points this close are one;
+constexpr double kKeepAbove = 1e-9;
+constexpr double kSamePoint = 1e-9;
+// - in the reduction to 4 points, depths within kTieDepth and squared distances or areas within kTieArea of the
+//   best count as ties, which go to the smaller id: the choice then does not flicker from step to step while the
+//   configuration stays the same (a resting box's corners are equally deep up to its tilt).
+constexpr double kTieDepth = 1e-3;
+constexpr double kTieArea = 1e-3;
+
+struct PolyVertex {
+    dvec3 p{0.0};
+    int inc = 0;              // incident feature the vertex lies on (corner, edge or face)
+    unsigned ref = 0;         // side planes the vertex lies on (bit k: side plane k)
+    int edge_inc = 0;         // incident feature of the edge from this vertex to the next
+    unsigned edge_ref = 0;    // side planes that edge lies on
+};
+
+struct Poly {
+    PolyVertex v[kMaxPoly];
+    int n = 0;
+    void push(const PolyVertex& x) {
+        if (n < kMaxPoly) v[n++] = x;
+    }
+};
+
+// Half-space dot(n, x) <= d.
+struct Plane {
+    dvec3 n{0.0};
+    double d = 0.0;
+};
+
+// Signed distance of p from the plane (in units of |pl.n|), snapped to 0 within `eps`: a vertex that lies on the
+// plane up to round-off is on it, so an edge lying in the plane is never cut at a random point along it.
+double plane_distance(const Plane& pl, const dvec3& p, double eps) {
+    const double d = glm::dot(pl.n, p) - pl.d;
+    return std::abs(d) <= eps ? 0.0 : d;
+}
+
+// Sutherland-Hodgman: the part of polygon `in` inside plane `pl` (Ericson 8.3.4). A vertex on the plane is kept and
+// an intersection is made only where an edge strictly crosses, so no point is emitted twice.
+void clip(const Poly& in, const Plane& pl, unsigned bit, int inc_face, double eps, Poly& out) {
+    out.n = 0;
+    const double tol = eps * std::sqrt(glm::dot(pl.n, pl.n));
+    for (int k = 0; k < in.n; ++k) {
+        const PolyVertex& cur = in.v[k];
+        const PolyVertex& nxt = in.v[(k + 1) % in.n];
+        const double dc = plane_distance(pl, cur.p, tol);
+        const double dn = plane_distance(pl, nxt.p, tol);
+        if (dc <= 0.0) {
+            PolyVertex v = cur;
+            if (dc == 0.0 && dn > 0.0) {  // the polygon goes on along the plane from here
+                v.edge_inc = inc_face;
+                v.edge_ref = bit;
+            }
+            out.push(v);
+        }
+        if ((dc < 0.0 && dn > 0.0) || (dc > 0.0 && dn < 0.0)) {
+            PolyVertex x;
+            x.p = cur.p + (nxt.p - cur.p) * (dc / (dc - dn));
+            x.inc = cur.edge_inc;
+            x.ref = cur.edge_ref | bit;
+            if (dc < 0.0) {  // leaving: the new edge runs along the plane
+                x.edge_inc = inc_face;
+                x.edge_ref = bit;
+            } else {  // entering: the rest of the cut edge
+                x.edge_inc = cur.edge_inc;
+                x.edge_ref = cur.edge_ref;
+            }
+            out.push(x);
+        }
+    }
+}
+
+// The four corners of box face (k, positive) in cyclic order, with their corner and edge features.
+Poly box_face_polygon(const BoxG& b, int k, bool positive) {
+    const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+    // Corners in cyclic order by the signs (bit 0: axis k1, bit 1: axis k2): (-,-), (+,-), (+,+), (-,+); the edge
+    // from corner m to corner m + 1 runs along k1 for even m and along k2 for odd m.
+    static constexpr int kSigns[4] = {0b00, 0b01, 0b11, 0b10};
+    Poly poly;
+    for (int m = 0; m < 4; ++m) {
+        const bool plus1 = (kSigns[m] & 1) != 0, plus2 = (kSigns[m] & 2) != 0;
+        PolyVertex v;
+        v.p = b.c + b.ax[k] * (positive ? b.h[k] : -b.h[k]) + b.ax[k1] * (plus1 ? b.h[k1] : -b.h[k1]) +
+              b.ax[k2] * (plus2 ? b.h[k2] : -b.h[k2]);
+        const int corner = ((positive ? 1 : 0) << k) | ((plus1 ? 1 : 0) << k1) | ((plus2 ? 1 : 0) << k2);
+        v.inc = box_corner_feature(corner);
+        v.edge_inc = box_edge_feature(m % 2 == 0 ? k1 : k2, corner);
+        poly.push(v);
+    }
+    return poly;
+}
+
+Poly triangle_polygon(const dvec3 v[3]) {
+    Poly poly;
+    for (int j = 0; j < 3; ++j) {
+        PolyVertex x;
+        x.p = v[j];
+        x.inc = triangle_vertex_feature(j);
+        x.edge_inc = triangle_edge_feature(j);
+        poly.push(x);
+    }
+    return poly;
+}
+
+// The reference face and what a point's side-plane set means on it.
+struct Reference {
+    Plane side[4];
+    int sides = 0;
+    dvec3 nr{0.0};     // unit outward normal of the reference face, towards the incident shape
+    double top = 0.0;  // the face's plane is dot(nr, x) = top; a point's depth is top - dot(nr, x)
+    bool is_a = true;  // the reference face belongs to A (the first box)
+    bool triangle = false;
+    int axis = 0;      // box reference: the face's axis and side
+    bool positive = true;
+
+    // Reference feature of a point lying on the side planes in `mask`.
+    int feature(unsigned mask) const {
+        if (triangle) {
+            if (mask == 0) return kTriangleFaceFeature;
+            int first = -1, second = -1;
+            for (int j = 0; j < 3; ++j)
+                if (mask & (1u << j)) (first < 0 ? first : second) = j;
+            if (second < 0) return triangle_edge_feature(first);
+            // Edges j and j + 1 meet at vertex j + 1; edges 0 and 2 meet at vertex 0.
+            return triangle_vertex_feature(second == first + 1 ? second : 0);
+        }
+        int corner = (positive ? 1 : 0) << axis;
+        int first_q = -1, along = -1;  // for an edge: the side axis it lies on and the axis it runs along
+        int used = 0;
+        for (int k = 0; k < 4; ++k) {
+            if (!(mask & (1u << k))) continue;
+            const int q = (axis + 1 + k / 2) % 3;
+            if (q == first_q) continue;  // both planes of one zero-width slab: the same place
+            corner |= (k & 1) << q;
+            first_q = q;
+            along = 3 - axis - q;
+            if (++used == 2) break;
+        }
+        if (used == 0) return box_face_feature(axis, positive);
+        if (used == 1) return box_edge_feature(along, corner);
+        return box_corner_feature(corner);
+    }
+};
+
+// Side planes of a reference box face (axis r; nr its outward unit normal). Slab widths are the box's support
+// along each unit side axis, so axes orthonormal only to float precision are covered.
+Reference box_reference(const BoxG& b, int r, const dvec3& nr, bool is_a) {
+    Reference ref;
+    ref.nr = nr;
+    ref.is_a = is_a;
+    ref.axis = r;
+    ref.positive = glm::dot(b.ax[r], nr) > 0.0;
+    auto support = [&](const dvec3& u) {
+        return b.h[0] * std::abs(glm::dot(b.ax[0], u)) + b.h[1] * std::abs(glm::dot(b.ax[1], u)) +
+               b.h[2] * std::abs(glm::dot(b.ax[2], u));
+    };
+    ref.top = glm::dot(nr, b.c) + support(nr);
+    for (int m = 0; m < 2; ++m) {
+        const int q = (r + 1 + m) % 3;
+        const dvec3 u = b.ax[q] / std::sqrt(glm::dot(b.ax[q], b.ax[q]));
+        const double w = support(u), c = glm::dot(u, b.c);
+        ref.side[2 * m] = {-u, w - c};     // plane 2m: the - face of axis q
+        ref.side[2 * m + 1] = {u, w + c};  // plane 2m + 1: the + face
+    }
+    ref.sides = 4;
+    return ref;
+}
+
+// The face of box b most anti-parallel to nr: its axis and side.
+void incident_face(const BoxG& b, const dvec3& nr, int& k, bool& positive) {
+    double best = -1.0;
+    k = 0;
+    for (int i = 0; i < 3; ++i) {
+        const double c = std::abs(glm::dot(b.ax[i], nr)) / std::sqrt(glm::dot(b.ax[i], b.ax[i]));
+        if (c > best) best = c, k = i;
+    }
+    positive = glm::dot(b.ax[k], nr) < 0.0;
+}
+
+struct Candidate {
+    dvec3 p{0.0};  // on the incident shape
+    double depth = 0.0;
+    std::uint32_t id = 0;
+};
+
+struct Candidates {
+    Candidate c[3 * kMaxPoly + 1];
+    int n = 0;
+    void add(const Candidate& x) {
+        for (int k = 0; k < n; ++k)
+            if (c[k].id == x.id) return;  // the same feature pair from a neighbouring face
+        if (n < 3 * kMaxPoly + 1) c[n++] = x;
+    }
+};
+
+// Clips `poly` by the reference's side planes and adds its corners to `out`. `eps`: distance (metres, scaled) within
+// which a point counts as lying on a plane.
+void collect(const Poly& poly, const Reference& ref, int inc_face, double eps, Candidates& out) {
+    Poly a = poly, b;
+    for (int k = 0; k < ref.sides; ++k) {
+        clip(a, ref.side[k], 1u << k, inc_face, eps, b);
+        a = b;
+    }
+    for (int k = 0; k < a.n; ++k) {
+        const int fr = ref.feature(a.v[k].ref), fi = a.v[k].inc;
+        Candidate x;
+        x.p = a.v[k].p;
+        x.depth = ref.top - glm::dot(ref.nr, x.p);
+        x.id = ref.is_a ? feature_id(fr, fi) : feature_id(fi, fr);
+        out.add(x);
+    }
+}
+
+// Squared-area measure of triangle (a, b, c) projected on the reference plane (twice its area).
+double area2(const dvec3& a, const dvec3& b, const dvec3& c, const dvec3& n) {
+    return std::abs(glm::dot(glm::cross(b - a, c - a), n));
+}
+
+// Keeps at most kMaxManifoldPoints candidates with depth >= -tol, clamping depths at 0; never leaves none.
+// Ties (within the tolerances, relative to `size`) go to the smaller id, so that the choice does not flicker.
+int select(Candidates& all, const dvec3& n, double size, Candidate out[kMaxManifoldPoints]) {
+    std::sort(all.c, all.c + all.n, [](const Candidate& x, const Candidate& y) { return x.id < y.id; });
+    const double keep_tol = kKeepAbove * size, same2 = kSamePoint * kSamePoint * size * size;
+    Candidate kept[3 * kMaxPoly + 1];
+    int m = 0, deepest = -1;
+    for (int k = 0; k < all.n; ++k) {
+        if (deepest < 0 || all.c[k].depth > all.c[deepest].depth) deepest = k;
+        if (all.c[k].depth < -keep_tol) continue;
+        bool duplicate = false;
+        for (int j = 0; j < m && !duplicate; ++j) {
+            const dvec3 d = kept[j].p - all.c[k].p;
+            duplicate = glm::dot(d, d) <= same2;
+        }
+        if (!duplicate) kept[m++] = all.c[k];
+    }
+    if (m == 0) {
+        if (deepest < 0) return 0;
+        kept[m++] = all.c[deepest];  // touching within round-off: the best one there is
+    }
+    for (int k = 0; k < m; ++k) kept[k].depth = std::max(kept[k].depth, 0.0);
+    if (m <= kMaxManifoldPoints) {
+        std::copy(kept, kept + m, out);
+        return m;
+    }
+    const double depth_tol = kTieDepth * size, area_tol = kTieArea * size * size;
+    bool used[3 * kMaxPoly + 1] = {};
+    auto pick = [&](auto score, double tol) {
+        int best = -1;
+        double best_score = 0.0;
+        for (int k = 0; k < m; ++k) {
+            if (used[k]) continue;
+            const double s = score(kept[k]);
+            if (best < 0 || s > best_score + tol) best = k, best_score = s;
+        }
+        used[best] = true;
+        return best;
+    };
+    const int i1 = pick([](const Candidate& c) { return c.depth; }, depth_tol);
+    const dvec3 p1 = kept[i1].p;
+    const int i2 = pick(
+        [&](const Candidate& c) {
+            const dvec3 d = c.p - p1 - n * glm::dot(c.p - p1, n);
+            return glm::dot(d, d);
+        },
+        area_tol);
+    const dvec3 p2 = kept[i2].p;
+    const int i3 = pick([&](const Candidate& c) { return area2(p1, p2, c.p, n); }, area_tol);
+    const dvec3 p3 = kept[i3].p;
+    const double base = area2(p1, p2, p3, n);
+    const int i4 = pick(
+        [&](const Candidate& c) { return area2(p1, p2, c.p, n) + area2(p2, p3, c.p, n) + area2(p3, p1, c.p, n) - base; },
+        area_tol);
+    int picked[4] = {i1, i2, i3, i4};
+    std::sort(picked, picked + 4);
+    for (int k = 0; k < 4; ++k) out[k] = kept[picked[k]];
+    return 4;
+}
+
+// Closest points of segments p0 + s d1 and q0 + t d2, s, t in [0, 1] (Ericson 5.1.9).
+void closest_points(const dvec3& p0, const dvec3& d1, const dvec3& q0, const dvec3& d2, dvec3& a, dvec3& b) {
+    const dvec3 r = p0 - q0;
+    const double aa = glm::dot(d1, d1), ee = glm::dot(d2, d2), f = glm::dot(d2, r);
+    double s = 0.0, t = 0.0;
+    if (aa <= 0.0 && ee <= 0.0) {
+        s = t = 0.0;
+    } else if (aa <= 0.0) {
+        t = std::clamp(f / ee, 0.0, 1.0);
+    } else {
+        const double c = glm::dot(d1, r);
+        if (ee <= 0.0) {
+            s = std::clamp(-c / aa, 0.0, 1.0);
+        } else {
+            const double bb = glm::dot(d1, d2), denom = aa * ee - bb * bb;
+            s = denom > 0.0 ? std::clamp((bb * f - c * ee) / denom, 0.0, 1.0) : 0.0;
+            t = (bb * s + f) / ee;
+            if (t < 0.0) {
+                t = 0.0;
+                s = std::clamp(-c / aa, 0.0, 1.0);
+            } else if (t > 1.0) {
+                t = 1.0;
+                s = std::clamp((bb - c) / aa, 0.0, 1.0);
+            }
+        }
+    }
+    a = p0 + d1 * s;
+    b = q0 + d2 * t;
+}
+
+// The edge of box b along axis i that supports b in direction dir: its end points and feature.
+void support_edge(const BoxG& b, int i, const dvec3& dir, dvec3& p0, dvec3& p1, int& feature) {
+    dvec3 mid = b.c;
+    int corner = 0;
+    for (int k = 0; k < 3; ++k) {
+        if (k == i) continue;
+        const bool plus = glm::dot(b.ax[k], dir) >= 0.0;
+        mid += b.ax[k] * (plus ? b.h[k] : -b.h[k]);
+        corner |= (plus ? 1 : 0) << k;
+    }
+    p0 = mid - b.ax[i] * b.h[i];
+    p1 = mid + b.ax[i] * b.h[i];
+    feature = box_edge_feature(i, corner);
+}
+
+template <class T>
+ManifoldT<T> finish(const detail::SatAxis& s, int exponent, const dvec3& origin, const Candidate* pts, int count,
+                    bool ref_is_a, const dvec3& nr) {
+    ManifoldT<T> m;
+    const ContactT<T> c = detail::to_contact<T>(s, exponent);
+    m.axis = c.axis;
+    m.negative = c.negative;
+    m.depth = c.depth;
+    m.normal = c.normal;
+    m.count = count;
+    for (int k = 0; k < count; ++k) {
+        const dvec3 incident = pts[k].p;
+        const dvec3 on_reference = pts[k].p + nr * pts[k].depth;
+        const dvec3 pa = ref_is_a ? on_reference : incident, pb = ref_is_a ? incident : on_reference;
+        auto world = [&](const dvec3& p) {
+            return Vec3T<T>(origin + dvec3(detail::unscale(p.x, exponent), detail::unscale(p.y, exponent),
+                                           detail::unscale(p.z, exponent)));
+        };
+        m.points[static_cast<std::size_t>(k)].point_a = world(pa);
+        m.points[static_cast<std::size_t>(k)].point_b = world(pb);
+        m.points[static_cast<std::size_t>(k)].depth = static_cast<T>(detail::unscale(pts[k].depth, exponent));
+        m.points[static_cast<std::size_t>(k)].id = pts[k].id;
+    }
+    return m;
+}
+
+// Index of the longest of three edges.
+int E2max_index(const dvec3 E[3]) {
+    const double e0 = glm::dot(E[0], E[0]), e1 = glm::dot(E[1], E[1]), e2 = glm::dot(E[2], E[2]);
+    return e0 >= e1 ? (e0 >= e2 ? 0 : 2) : (e1 >= e2 ? 1 : 2);
+}
+
+// Edge-edge contact: one point, the closest points of the two edges (`c.p` on B's edge, `pa` on A's). They differ
+// by depth * normal, the edges' common perpendicular, unless the closest points sit at an edge's end.
+template <class T>
+ManifoldT<T> edge_finish(const detail::SatAxis& s, int exponent, const dvec3& origin, const Candidate& c,
+                         const dvec3& pa) {
+    ManifoldT<T> m = finish<T>(s, exponent, origin, &c, 1, true, s.normal);
+    m.points[0].point_a = Vec3T<T>(origin + dvec3(detail::unscale(pa.x, exponent), detail::unscale(pa.y, exponent),
+                                                  detail::unscale(pa.z, exponent)));
+    return m;
+}
+
+// Face contact of the reference face `ref` against box `inc`: its face most anti-parallel to the reference face,
+// clipped; if nothing of it lies below the reference face, the box's other faces that face the reference too (the
+// overlap can lie under one of them when a face axis wins by the face bias, or at 45 degrees); if every one lies
+// outside the side planes, the box's deepest corner.
+int incident_box_contact(const Reference& ref, const BoxG& inc, double size, Candidate out[kMaxManifoldPoints]) {
+    const dvec3& nr = ref.nr;
+    int k;
+    bool positive;
+    incident_face(inc, nr, k, positive);
+    Candidates all;
+    collect(box_face_polygon(inc, k, positive), ref, box_face_feature(k, positive), kOnPlane * size, all);
+    double best = -1e300;
+    for (int j = 0; j < all.n; ++j) best = std::max(best, all.c[j].depth);
+    if (best < -kKeepAbove * size) {
+        for (int i = 0; i < 3; ++i) {
+            const double c = glm::dot(inc.ax[i], nr);
+            if (i == k || c == 0.0) continue;
+            collect(box_face_polygon(inc, i, c < 0.0), ref, box_face_feature(i, c < 0.0), kOnPlane * size, all);
+        }
+    }
+    if (all.n == 0) {
+        int corner = 0;
+        dvec3 p = inc.c;
+        for (int i = 0; i < 3; ++i) {
+            const bool plus = glm::dot(inc.ax[i], nr) < 0.0;
+            p += inc.ax[i] * (plus ? inc.h[i] : -inc.h[i]);
+            corner |= (plus ? 1 : 0) << i;
+        }
+        const int fr = ref.feature(0), fi = box_corner_feature(corner);
+        all.add({p, ref.top - glm::dot(nr, p), ref.is_a ? feature_id(fr, fi) : feature_id(fi, fr)});
+    }
+    return select(all, nr, size, out);
+}
+
+}  // namespace
+
+template <class T>
+std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& a, const ObbT<T>& b) noexcept {
+    detail::BoxPairD p;
+    detail::SatAxis s;
+    if (!detail::load(a, b, p) || !detail::sat<true>(p, &s)) return std::nullopt;
+    BoxG A, B;
+    A.c = dvec3(0.0);
+    B.c = p.t;
+    for (int i = 0; i < 3; ++i) {
+        A.ax[i] = p.a[i];
+        B.ax[i] = p.b[i];
+        A.h[i] = p.ea[i];
+        B.h[i] = p.eb[i];
+    }
+    const double size = std::max({p.ea[0], p.ea[1], p.ea[2], p.eb[0], p.eb[1], p.eb[2]});
+    const dvec3 origin(a.center);
+    Candidate pts[kMaxManifoldPoints];
+    if (s.axis < 6) {
+        const bool ref_is_a = s.axis < 3;
+        const dvec3 nr = ref_is_a ? s.normal : -s.normal;
+        const int count = ref_is_a ? incident_box_contact(box_reference(A, s.axis, nr, true), B, size, pts)
+                                   : incident_box_contact(box_reference(B, s.axis - 3, nr, false), A, size, pts);
+        return finish<T>(s, p.exponent, origin, pts, count, ref_is_a, nr);
+    }
+    const int i = (s.axis - 6) / 3, j = (s.axis - 6) % 3;
+    dvec3 a0, a1, b0, b1, pa, pb;
+    int fa, fb;
+    support_edge(A, i, s.normal, a0, a1, fa);
+    support_edge(B, j, -s.normal, b0, b1, fb);
+    closest_points(a0, a1 - a0, b0, b1 - b0, pa, pb);
+    pts[0] = {pb, std::max(glm::dot(pa - pb, s.normal), 0.0), feature_id(fa, fb)};
+    return edge_finish<T>(s, p.exponent, origin, pts[0], pa);
+}
+
+template <class T>
+std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& box, const TriangleT<T>& tri) noexcept {
+    detail::BoxTriD p;
+    detail::SatAxis s;
+    if (!detail::load(box, tri, p) || !detail::sat<true>(p, &s)) return std::nullopt;
+    BoxG A;
+    A.c = dvec3(0.0);
+    for (int i = 0; i < 3; ++i) {
+        A.ax[i] = p.a[i];
+        A.h[i] = p.e[i];
+    }
+    const dvec3* v = p.v;
+    const dvec3 E[3] = {v[1] - v[0], v[2] - v[1], v[0] - v[2]};
+    double emax2 = 0.0;
+    for (const dvec3& e : E) emax2 = std::max(emax2, glm::dot(e, e));
+    const double size = std::max({p.e[0], p.e[1], p.e[2], 0.5 * std::sqrt(emax2)});
+    const dvec3 origin(box.center);
+    Candidate pts[kMaxManifoldPoints];
+    if (s.axis < 3) {
+        // A box face is the reference; the triangle is the incident polygon.
+        const Reference ref = box_reference(A, s.axis, s.normal, true);
+        Candidates all;
+        collect(triangle_polygon(v), ref, kTriangleFaceFeature, kOnPlane * size, all);
+        if (all.n == 0) {  // the triangle lies outside the face's side planes: its deepest vertex
+            int j = 0;
+            for (int k = 1; k < 3; ++k)
+                if (glm::dot(s.normal, v[k]) < glm::dot(s.normal, v[j])) j = k;
+            all.add({v[j], ref.top - glm::dot(s.normal, v[j]), feature_id(ref.feature(0), triangle_vertex_feature(j))});
+        }
+        const int count = select(all, s.normal, size, pts);
+        return finish<T>(s, p.exponent, origin, pts, count, true, s.normal);
+    }
+    if (s.axis == 3) {
+        // The triangle's face is the reference; the box face most aligned with the normal is incident.
+        const dvec3 nr = -s.normal;  // from the triangle towards the box
+        const dvec3 n = glm::cross(E[0], E[1]);
+        Reference ref;
+        ref.nr = nr;
+        ref.is_a = false;
+        ref.triangle = true;
+        ref.top = std::max({glm::dot(nr, v[0]), glm::dot(nr, v[1]), glm::dot(nr, v[2])});
+        for (int j = 0; j < 3; ++j) {
+            const dvec3 o = glm::cross(E[j], n);  // outward in the triangle's plane
+            ref.side[j] = {o, glm::dot(o, v[j])};
+        }
+        ref.sides = 3;
+        const int count = incident_box_contact(ref, A, size, pts);
+        return finish<T>(s, p.exponent, origin, pts, count, false, nr);
+    }
+    // Edge-edge: the box edge supporting the box towards the triangle, and the triangle's edge j. A degenerate
+    // (collinear) triangle's edges overlap on one line: its supporting feature is then the longest edge, which
+    // holds the other two.
+    const int i = (s.axis - 4) / 3;
+    int j = (s.axis - 4) % 3;
+    {
+        const int l = E2max_index(E);
+        const int l1 = (l + 1) % 3;
+        const double El = glm::dot(E[l], E[l]), El1 = glm::dot(E[l1], E[l1]);
+        const dvec3 n = detail::cross_robust(E[l], E[l1], El, El1);
+        if (!(glm::dot(n, n) > kParallelEpsilon * kParallelEpsilon * El * El1)) j = l;
+    }
+    dvec3 a0, a1, pa, pb;
+    int fa;
+    support_edge(A, i, s.normal, a0, a1, fa);
+    closest_points(a0, a1 - a0, v[j], E[j], pa, pb);
+    pts[0] = {pb, std::max(glm::dot(pa - pb, s.normal), 0.0), feature_id(fa, triangle_edge_feature(j))};
+    return edge_finish<T>(s, p.exponent, origin, pts[0], pa);
+}
+
+template std::optional<ManifoldT<float>> collide_manifold<float>(const ObbT<float>&, const ObbT<float>&) noexcept;
+template std::optional<ManifoldT<double>> collide_manifold<double>(const ObbT<double>&, const ObbT<double>&) noexcept;
+template std::optional<ManifoldT<float>> collide_manifold<float>(const ObbT<float>&, const TriangleT<float>&) noexcept;
+template std::optional<ManifoldT<double>> collide_manifold<double>(const ObbT<double>&,
+                                                                   const TriangleT<double>&) noexcept;
+
+}  // namespace tumble
