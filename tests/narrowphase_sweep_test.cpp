@@ -159,10 +159,20 @@ std::string check(const tumble::ObbT<T>& a, const tumble::Vec3T<T>& d, const Sha
     LD max_a = -std::numeric_limits<LD>::infinity(), min_b = std::numeric_limits<LD>::infinity();
     for (const ref::V3& p : ref::Box(moved(a, d, t)).corners()) max_a = std::max(max_a, ref::dot(p, n) / len);
     for (const ref::V3& p : points(B)) min_b = std::min(min_b, ref::dot(p, n) / len);
-    // A face axis is reported over an edge axis that entered later by at most kFaceBiasAbsolute * size of travel
-    // (sweep.hpp, ties); its plane then overlaps by at most that much at the time of impact.
+    // A face axis is reported over an edge axis that entered later by at most collide()'s absolute face bias,
+    // (kFaceBiasAbsolute + kFaceBiasAxisError * axis_error) * size of travel (sweep.hpp, ties), axis_error being
+    // the input axes' departure from orthonormality; its plane then overlaps by at most that much at impact.
+    LD axis_error = 0;
+    auto measure = [&](const tumble::Mat3T<T>& m) {
+        for (int k = 0; k < 3; ++k)
+            for (int l = 0; l < 3; ++l)
+                axis_error = std::max(axis_error, std::abs(ref::dot(ref::V3(m[k]), ref::V3(m[l])) - (k == l ? 1 : 0)));
+    };
+    measure(a.axes);
+    if constexpr (std::is_same_v<Shape, tumble::ObbT<T>>) measure(B.axes);
     const int first_edge = std::is_same_v<Shape, tumble::ObbT<T>> ? 6 : 4;
-    const LD allowance = tol + (got->axis < first_edge ? tumble::kFaceBiasAbsolute * e.size : 0);
+    const LD bias = (tumble::kFaceBiasAbsolute + tumble::kFaceBiasAxisError * axis_error) * e.size;
+    const LD allowance = tol + (got->axis < first_edge ? bias : 0);
     if (max_a - min_b > allowance)
         return "the normal is not a separating plane at the time of impact: overlap " +
                std::to_string(static_cast<double>(max_a - min_b));

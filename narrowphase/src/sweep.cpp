@@ -13,6 +13,8 @@
 
 #include <tumble/narrowphase/sweep.hpp>
 
+#include "sat_core.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -50,11 +52,14 @@ public:
         bool negative = false;
         dvec3 L{0.0};
     };
-    // The latest entry, a face unless an edge entered later by more than the tie tolerance (in metres of travel).
-    const Entry& latest(double travel, double size) const {
+    // The latest entry, a face unless an edge entered later by more than the tie tolerance (in metres of travel):
+    // the absolute part of collide()'s face bias, which grows with the input axes' departure from orthonormality
+    // (`axis_error`, see kFaceBiasAxisError), so float boxes landing flat report the face they land on.
+    const Entry& latest(double travel, double size, double axis_error) const {
         if (edge_.axis < 0) return face_;
         if (face_.axis < 0) return edge_;
-        return (edge_.time - face_.time) * travel > kFaceBiasAbsolute * size ? edge_ : face_;
+        const double tie = (kFaceBiasAbsolute + kFaceBiasAxisError * axis_error) * size;
+        return (edge_.time - face_.time) * travel > tie ? edge_ : face_;
     }
     double enter() const { return std::max(face_.time, edge_.time); }
 
@@ -67,6 +72,14 @@ template <class T>
 bool finite3(const Vec3T<T>& v) {
     return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
+// Departure of three axes from an orthonormal frame: max |A_k . A_l - delta_kl|.
+double axis_error(const dvec3 (&axes)[3]) {
+    double e = 0.0;
+    for (int k = 0; k < 3; ++k)
+        for (int l = 0; l < 3; ++l) e = std::max(e, std::abs(glm::dot(axes[k], axes[l]) - (k == l ? 1.0 : 0.0)));
+    return e;
+}
+
 template <class T>
 bool finite_box(const ObbT<T>& b) {
     return finite3(b.center) && finite3(b.half_extents) && finite3(b.axes[0]) && finite3(b.axes[1]) &&
@@ -75,7 +88,8 @@ bool finite_box(const ObbT<T>& b) {
 
 // Result for a hit found by the window; `initial` is collide() at t = 0 when the shapes already overlap.
 template <class T>
-SweepHitT<T> make_hit(const TimeWindow& w, double travel, double size, const std::optional<ContactT<T>>& initial) {
+SweepHitT<T> make_hit(const TimeWindow& w, double travel, double size, double axis_error,
+                      const std::optional<ContactT<T>>& initial) {
     SweepHitT<T> hit;
     if (w.enter() <= 0.0) {
         hit.initially_overlapping = true;
@@ -89,7 +103,7 @@ SweepHitT<T> make_hit(const TimeWindow& w, double travel, double size, const std
         }
         // collide() rounded the other way on a touching pair: report the latest entry's axis with depth 0.
     }
-    const TimeWindow::Entry& e = w.latest(travel, size);
+    const TimeWindow::Entry& e = w.latest(travel, size, axis_error);
     const dvec3 unit = e.L / std::sqrt(glm::dot(e.L, e.L));
     hit.toi = static_cast<T>(std::clamp(w.enter(), 0.0, 1.0));
     hit.axis = e.axis;
@@ -126,14 +140,15 @@ std::optional<SweepHitT<T>> sweep_obb_obb(const ObbT<T>& boxA, const Vec3T<T>& d
         if (!axis(b[j], 3 + j, true)) return std::nullopt;
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
-            const dvec3 L = glm::cross(a[i], b[j]);
-            if (!(glm::dot(L, L) > kParallel2 * glm::dot(a[i], a[i]) * glm::dot(b[j], b[j]))) continue;
+            const double aa = glm::dot(a[i], a[i]), bb = glm::dot(b[j], b[j]);
+            const dvec3 L = detail::cross_robust(a[i], b[j], aa, bb);  // full precision for nearly parallel edges
+            if (!(glm::dot(L, L) > kParallel2 * aa * bb)) continue;
             if (!axis(L, 6 + 3 * i + j, false)) return std::nullopt;
         }
     const double size = std::max({ea[0], ea[1], ea[2], eb[0], eb[1], eb[2]});
     std::optional<ContactT<T>> initial;
     if (w.enter() <= 0.0) initial = collide(boxA, boxB);
-    return make_hit<T>(w, glm::length(d), size, initial);
+    return make_hit<T>(w, glm::length(d), size, std::max(axis_error(a), axis_error(b)), initial);
 }
 
 template <class T>
@@ -162,18 +177,24 @@ std::optional<SweepHitT<T>> sweep_obb_triangle(const ObbT<T>& box, const Vec3T<T
     const dvec3 E[3] = {v[1] - v[0], v[2] - v[1], v[0] - v[2]};
     const double E2[3] = {glm::dot(E[0], E[0]), glm::dot(E[1], E[1]), glm::dot(E[2], E[2])};
     const double emax2 = std::max({E2[0], E2[1], E2[2]});
-    const dvec3 n = glm::cross(E[0], v[2] - v[0]);
-    if (glm::dot(n, n) > kParallel2 * emax2 * emax2 && !axis(n, 3, true)) return std::nullopt;
+    {
+        // The normal from the longest edge and its successor, as collide() forms it (full precision for slivers).
+        const int j = E2[0] >= E2[1] ? (E2[0] >= E2[2] ? 0 : 2) : (E2[1] >= E2[2] ? 1 : 2);
+        const int j1 = (j + 1) % 3;
+        const dvec3 n = detail::cross_robust(E[j], E[j1], E2[j], E2[j1]);
+        if (glm::dot(n, n) > kParallel2 * E2[j] * E2[j1] && !axis(n, 3, true)) return std::nullopt;
+    }
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
-            const dvec3 L = glm::cross(a[i], E[j]);
-            if (!(glm::dot(L, L) > kParallel2 * glm::dot(a[i], a[i]) * E2[j])) continue;
+            const double aa = glm::dot(a[i], a[i]);
+            const dvec3 L = detail::cross_robust(a[i], E[j], aa, E2[j]);
+            if (!(glm::dot(L, L) > kParallel2 * aa * E2[j])) continue;
             if (!axis(L, 4 + 3 * i + j, false)) return std::nullopt;
         }
     const double size = std::max({e[0], e[1], e[2], 0.5 * std::sqrt(emax2)});
     std::optional<ContactT<T>> initial;
     if (w.enter() <= 0.0) initial = collide(box, tri);
-    return make_hit<T>(w, glm::length(d), size, initial);
+    return make_hit<T>(w, glm::length(d), size, axis_error(a), initial);
 }
 
 }  // namespace
