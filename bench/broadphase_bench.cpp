@@ -15,7 +15,8 @@ void BM_Broadphase_Tumble_LooseOctree(benchmark::State& state) {
     const auto n = static_cast<std::size_t>(state.range(0));
     const bench::MovingBoxes input = bench::make_moving_boxes(n);
     std::vector<tumble::Aabb> now = input.boxes;
-    tumble::LooseOctree tree(tumble::Aabb{glm::vec3(0.0f), glm::vec3(input.side)}, 12);
+    const float bias = static_cast<float>(state.range(1)) / 10.0f;
+    tumble::LooseOctree tree(tumble::Aabb{glm::vec3(0.0f), glm::vec3(input.side)}, 12, bias);
     std::vector<tumble::ProxyId> ids;
     for (std::size_t i = 0; i < n; ++i) ids.push_back(tree.insert(now[i], i));
     std::vector<tumble::ProxyPair> pairs;
@@ -31,7 +32,11 @@ void BM_Broadphase_Tumble_LooseOctree(benchmark::State& state) {
     state.counters["time_per_box"] = benchmark::Counter(
         static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_Broadphase_Tumble_LooseOctree)->Apply(bench::broadphase_sizes);
+// Argument 2: ten times the octree's depth_bias (0.5 is the default).
+const int registered_octree =
+    bench::register_broadphase("BM_Broadphase_Tumble_LooseOctree", BM_Broadphase_Tumble_LooseOctree, 1000000, {5}) +
+    bench::register_broadphase("BM_Broadphase_Tumble_LooseOctree", BM_Broadphase_Tumble_LooseOctree, 100000, {0}) +
+    bench::register_broadphase("BM_Broadphase_Tumble_LooseOctree", BM_Broadphase_Tumble_LooseOctree, 100000, {10});
 
 void BM_Broadphase_BruteForce(benchmark::State& state) {
     const auto n = static_cast<std::size_t>(state.range(0));
@@ -45,6 +50,6 @@ void BM_Broadphase_BruteForce(benchmark::State& state) {
     }
     state.counters["pairs"] = static_cast<double>(pairs);
 }
-BENCHMARK(BM_Broadphase_BruteForce)->Apply(bench::brute_force_sizes);
+const int registered_brute = bench::register_broadphase("BM_Broadphase_BruteForce", BM_Broadphase_BruteForce, 10000);
 
 }  // namespace

@@ -49,17 +49,19 @@ inline MovingBoxes make_moving_boxes(std::size_t n) {
 
 /// Box counts and a fixed number of steps for each, the same for every contender, so that all of them end in the
 /// same state and their pair counts can be compared.
-inline void broadphase_sizes(benchmark::internal::Benchmark* b) {
-    b->Unit(benchmark::kMillisecond);
-    b->Args({1000})->Iterations(400);
-    b->Args({10000})->Iterations(60);
-    b->Args({100000})->Iterations(12);
-    b->Args({1000000})->Iterations(3);
-}
-inline void brute_force_sizes(benchmark::internal::Benchmark* b) {
-    b->Unit(benchmark::kMillisecond);
-    b->Args({1000})->Iterations(400);
-    b->Args({10000})->Iterations(60);
+inline constexpr std::pair<int, int> kBroadphaseSizes[] = {{1000, 400}, {10000, 60}, {100000, 12}, {1000000, 3}};
+
+/// Registers `fn` once per size in kBroadphaseSizes (up to `max_boxes`), with that size's step count; `extra`
+/// is appended to the arguments.
+template <class F>
+int register_broadphase(const char* name, F fn, int max_boxes = 1000000, std::vector<long> extra = {}) {
+    for (const auto& [boxes, steps] : kBroadphaseSizes) {
+        if (boxes > max_boxes) continue;
+        std::vector<long> args{boxes};
+        args.insert(args.end(), extra.begin(), extra.end());
+        benchmark::RegisterBenchmark(name, fn)->Args(args)->Iterations(steps)->Unit(benchmark::kMillisecond);
+    }
+    return 0;
 }
 
 inline std::size_t exact_pairs_brute_force(const std::vector<tumble::Aabb>& boxes) {

@@ -55,7 +55,8 @@ void run(benchmark::State& state, const MakeBroadphase& make) {
 void BM_Broadphase_Bullet_btDbvtBroadphase(benchmark::State& state) {
     run(state, [](const bench::MovingBoxes&, std::size_t) { return std::make_unique<btDbvtBroadphase>(); });
 }
-BENCHMARK(BM_Broadphase_Bullet_btDbvtBroadphase)->Apply(bench::broadphase_sizes);
+const int registered_dbvt = bench::register_broadphase("BM_Broadphase_Bullet_btDbvtBroadphase",
+                                                       BM_Broadphase_Bullet_btDbvtBroadphase);
 
 void BM_Broadphase_Bullet_btAxisSweep3(benchmark::State& state) {
     run(state, [](const bench::MovingBoxes& in, std::size_t n) {
@@ -63,6 +64,6 @@ void BM_Broadphase_Bullet_btAxisSweep3(benchmark::State& state) {
                                                    static_cast<unsigned int>(n + 1));
     });
 }
-BENCHMARK(BM_Broadphase_Bullet_btAxisSweep3)->Apply(bench::broadphase_sizes);
+const int registered_sap = bench::register_broadphase("BM_Broadphase_Bullet_btAxisSweep3", BM_Broadphase_Bullet_btAxisSweep3);
 
 }  // namespace
