@@ -80,4 +80,4 @@ BENCHMARK(BM_MeshIndexLooseOctreeQuery);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+

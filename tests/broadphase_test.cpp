@@ -41,9 +41,11 @@ std::vector<ProxyPair> brute_force_pairs(const LooseOctree& tree, const std::vec
     return out;
 }
 
-TEST(LooseOctree, PairsEqualBruteForceThroughInsertUpdateRemove) {
+class LooseOctreeBias : public ::testing::TestWithParam<float> {};
+
+TEST_P(LooseOctreeBias, PairsEqualBruteForceThroughInsertUpdateRemove) {
     testutil::Random rng(42);
-    LooseOctree tree(Aabb{{-10, -10, -10}, {10, 10, 10}}, 8);
+    LooseOctree tree(Aabb{{-10, -10, -10}, {10, 10, 10}}, 8, GetParam());
     std::vector<ProxyId> live;
     for (int i = 0; i < 400; ++i) live.push_back(tree.insert(random_box(rng, 6.0f), 1000 + i));
     // Outside the initial root: forces it to grow.
@@ -99,15 +101,23 @@ TEST(LooseOctree, PairsEqualBruteForceThroughInsertUpdateRemove) {
     EXPECT_GT(total_pairs, 1000u) << "the scenes should have plenty of overlaps";
     EXPECT_GT(tree.bound().max.x - tree.bound().min.x, 70.0f) << "the root should have grown";
 }
+INSTANTIATE_TEST_SUITE_P(DepthBias, LooseOctreeBias, ::testing::Values(0.0f, 0.5f, 1.0f, 2.0f));
 
 TEST(LooseOctree, DepthComesFromTheProxySize) {
-    LooseOctree tree(Aabb{{0, 0, 0}, {64, 64, 64}}, 10);
+    LooseOctree tree(Aabb{{0, 0, 0}, {64, 64, 64}}, 10, 0);
     // Largest side s fits level d when s <= 64 / 2^d.
     EXPECT_EQ(tree.depth_of(tree.insert({{1, 1, 1}, {2, 2, 2}}, 0)), 6);        // s = 1
     EXPECT_EQ(tree.depth_of(tree.insert({{1, 1, 1}, {2.5f, 2, 2}}, 0)), 5);     // s = 1.5
     EXPECT_EQ(tree.depth_of(tree.insert({{0, 0, 0}, {64, 1, 1}}, 0)), 0);       // s = 64
     EXPECT_EQ(tree.depth_of(tree.insert({{5, 5, 5}, {5, 5, 5}}, 0)), 10);       // a point: deepest level
     EXPECT_EQ(tree.validate(), "");
+    // With depth_bias 1 every proxy sits one level shallower (never above the root).
+    LooseOctree biased(Aabb{{0, 0, 0}, {64, 64, 64}}, 10, 1);
+    EXPECT_EQ(biased.depth_of(biased.insert({{1, 1, 1}, {2, 2, 2}}, 0)), 5);
+    EXPECT_EQ(biased.depth_of(biased.insert({{0, 0, 0}, {64, 1, 1}}, 0)), 0);
+    EXPECT_EQ(biased.depth_of(biased.insert({{5, 5, 5}, {5, 5, 5}}, 0)), 10);
+    EXPECT_EQ(biased.validate(), "");
+    EXPECT_THROW(LooseOctree(Aabb{{0, 0, 0}, {1, 1, 1}}, 10, 4), tumble::InvalidArgument);
 }
 
 TEST(LooseOctree, BadInputLeavesTheTreeUnchanged) {

@@ -127,11 +127,14 @@ void LooseOctree::CellTable::grow() {
 // ---------------------------------------------------------------------------------------------------------------
 // LooseOctree
 
-LooseOctree::LooseOctree(const Aabb& bound, int max_depth) {
+LooseOctree::LooseOctree(const Aabb& bound, int max_depth, float depth_bias) {
     require_valid(bound, "LooseOctree: bound");
     if (max_depth < 0 || max_depth > kMaxDepthLimit)
         throw InvalidArgument("LooseOctree: max_depth is " + std::to_string(max_depth) + " (must be 0.." +
                               std::to_string(kMaxDepthLimit) + ")");
+    if (!(depth_bias >= 0.0f && depth_bias <= 3.0f))
+        throw InvalidArgument("LooseOctree: depth_bias is " + std::to_string(depth_bias) + " (must be 0..3)");
+    depth_scale_ = std::exp2(depth_bias);
     const float side = largest_side(bound);
     if (!(side > 0.0f)) throw InvalidArgument("LooseOctree: bound has zero size");
     root_size_ = side;
@@ -143,7 +146,7 @@ std::uint64_t LooseOctree::key_for(const Aabb& box) const {
     const float size = largest_side(box);
     int depth = max_depth_;
     if (size > 0.0f) {
-        depth = std::min(max_depth_, std::ilogb(root_size_ / size));
+        depth = std::min(max_depth_, std::ilogb(root_size_ / (size * depth_scale_)));
         while (depth > 0 && size > cell_size(depth)) --depth;  // guard against the division rounding up
         depth = std::max(depth, 0);
     }
@@ -174,7 +177,11 @@ void LooseOctree::grow_to_fit(const Aabb& box) {
     }
     // Re-insert every live proxy under the new root.
     table_.clear();
-    for (Cell& cell : cells_) cell.proxies.clear();
+    for (Cell& cell : cells_) {
+        cell.proxies.clear();
+        cell.boxes.clear();
+    }
+    std::fill(std::begin(level_half_), std::end(level_half_), 0.0f);
     free_cells_.clear();
     for (std::uint32_t i = static_cast<std::uint32_t>(cells_.size()); i-- > 0;) free_cells_.push_back(i);
     std::fill(std::begin(level_count_), std::end(level_count_), 0u);
@@ -207,7 +214,10 @@ void LooseOctree::link(ProxyId id) {
     p.cell = index;
     p.slot = static_cast<std::uint32_t>(cell.proxies.size());
     cell.proxies.push_back(id);
-    ++level_count_[key_depth(p.key)];
+    cell.boxes.push_back(p.box);
+    const int depth = key_depth(p.key);
+    ++level_count_[depth];
+    level_half_[depth] = std::max(level_half_[depth], 0.5f * largest_side(p.box));
 }
 
 void LooseOctree::unlink(ProxyId id) {
@@ -215,8 +225,10 @@ void LooseOctree::unlink(ProxyId id) {
     Cell& cell = cells_[p.cell];
     const ProxyId moved = cell.proxies.back();
     cell.proxies[p.slot] = moved;
+    cell.boxes[p.slot] = cell.boxes.back();
     proxies_[moved].slot = p.slot;
     cell.proxies.pop_back();
+    cell.boxes.pop_back();
     --level_count_[key_depth(p.key)];
     if (cell.proxies.empty()) {
         table_.erase(cell.key);
@@ -259,7 +271,12 @@ void LooseOctree::update(ProxyId id, const Aabb& box) {
         return;
     }
     const std::uint64_t key = key_for(box);
-    if (key == p.key) return;
+    if (key == p.key) {
+        cells_[p.cell].boxes[p.slot] = box;
+        float& half = level_half_[key_depth(key)];
+        half = std::max(half, 0.5f * largest_side(box));
+        return;
+    }
     unlink(id);
     p.key = key;
     link(id);
@@ -274,15 +291,16 @@ void LooseOctree::remove(ProxyId id) {
 }
 
 template <class F>
-void LooseOctree::for_each_cell_in_range(int depth, const Aabb& box, F&& f) const {
-    // Cell j's loose bound on an axis is [(j - 0.5) s, (j + 1.5) s] from the root corner; it meets [lo, hi] when
-    // j >= lo/s - 1.5 and j <= hi/s + 0.5.
+void LooseOctree::for_each_cell_in_range(int depth, const Aabb& box, const std::uint64_t* after, F&& f) const {
+    // Cell j's objects lie in [j s - H, (j + 1) s + H] on each axis (H = the level's largest half size), so they can
+    // meet [lo, hi] only when (lo - H) / s - 1 <= j <= (hi + H) / s.
     const float s = cell_size(depth);
+    const float reach = level_half_[depth];
     const std::int64_t last = (std::int64_t(1) << depth) - 1;
     std::int64_t from[3], to[3];
     for (int k = 0; k < 3; ++k) {
-        const float lo = (box.min[k] - root_min_[k]) / s - 1.5f - kRangeSlack;
-        const float hi = (box.max[k] - root_min_[k]) / s + 0.5f + kRangeSlack;
+        const float lo = (box.min[k] - reach - root_min_[k]) / s - 1.0f - kRangeSlack;
+        const float hi = (box.max[k] + reach - root_min_[k]) / s + kRangeSlack;
         from[k] = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil(std::max(lo, -1.0f))));
         to[k] = std::min<std::int64_t>(last, static_cast<std::int64_t>(std::floor(std::min(hi, float(last) + 1.0f))));
         if (from[k] > to[k]) return;
@@ -294,6 +312,7 @@ void LooseOctree::for_each_cell_in_range(int depth, const Aabb& box, F&& f) cons
     if (range > static_cast<std::int64_t>(occupied.size())) {
         for (std::uint32_t index : occupied) {
             const std::uint64_t key = cells_[index].key;
+            if (after && key <= *after) continue;
             bool inside = true;
             for (int k = 0; k < 3 && inside; ++k) {
                 const std::int64_t c = key_coord(key, k);
@@ -303,42 +322,49 @@ void LooseOctree::for_each_cell_in_range(int depth, const Aabb& box, F&& f) cons
         }
         return;
     }
-    for (std::int64_t x = from[0]; x <= to[0]; ++x)
-        for (std::int64_t y = from[1]; y <= to[1]; ++y)
-            for (std::int64_t z = from[2]; z <= to[2]; ++z) {
-                const std::uint32_t index = table_.find(
-                    pack(depth, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), static_cast<std::uint32_t>(z)));
-                if (index != kFreeSlot) f(cells_[index]);
-            }
+    auto probe = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
+        const std::uint32_t index = table_.find(
+            pack(depth, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), static_cast<std::uint32_t>(z)));
+        if (index != kFreeSlot) f(cells_[index]);
+    };
+    if (!after) {
+        for (std::int64_t x = from[0]; x <= to[0]; ++x)
+            for (std::int64_t y = from[1]; y <= to[1]; ++y)
+                for (std::int64_t z = from[2]; z <= to[2]; ++z) probe(x, y, z);
+        return;
+    }
+    // Only the cells after (ax, ay, az) in key order, i.e. lexicographically in (x, y, z): probes half the range.
+    const std::int64_t ax = key_coord(*after, 0), ay = key_coord(*after, 1), az = key_coord(*after, 2);
+    for (std::int64_t x = std::max(from[0], ax); x <= to[0]; ++x)
+        for (std::int64_t y = x == ax ? std::max(from[1], ay) : from[1]; y <= to[1]; ++y)
+            for (std::int64_t z = (x == ax && y == ay) ? std::max(from[2], az + 1) : from[2]; z <= to[2]; ++z)
+                probe(x, y, z);
 }
 
 void LooseOctree::find_pairs(std::vector<ProxyPair>& out) const {
-    auto emit = [&](ProxyId a, ProxyId b) {
-        if (proxies_[a].box.overlaps(proxies_[b].box)) out.push_back(a < b ? ProxyPair{a, b} : ProxyPair{b, a});
+    auto emit = [&](ProxyId a, ProxyId b) { out.push_back(a < b ? ProxyPair{a, b} : ProxyPair{b, a}); };
+    auto cross = [&](const Cell& own, const Cell& other) {
+        for (std::size_t i = 0; i < own.proxies.size(); ++i)
+            for (std::size_t j = 0; j < other.proxies.size(); ++j)
+                if (own.boxes[i].overlaps(other.boxes[j])) emit(own.proxies[i], other.proxies[j]);
     };
     for (const Cell& cell : cells_) {
-        const std::vector<ProxyId>& own = cell.proxies;
-        if (own.empty()) continue;
-        Aabb reach = Aabb::empty();
-        for (ProxyId id : own) reach = reach.merged(proxies_[id].box);
+        const std::size_t n = cell.proxies.size();
+        if (n == 0) continue;
+        Aabb reach = cell.boxes[0];
+        for (std::size_t i = 1; i < n; ++i) reach = reach.merged(cell.boxes[i]);
 
-        for (std::size_t i = 0; i < own.size(); ++i)
-            for (std::size_t j = i + 1; j < own.size(); ++j) emit(own[i], own[j]);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = i + 1; j < n; ++j)
+                if (cell.boxes[i].overlaps(cell.boxes[j])) emit(cell.proxies[i], cell.proxies[j]);
 
         const int depth = key_depth(cell.key);
         // Same depth: each pair of neighbouring cells once, from the one with the smaller key.
-        for_each_cell_in_range(depth, reach, [&](const Cell& other) {
-            if (other.key <= cell.key) return;
-            for (ProxyId a : own)
-                for (ProxyId b : other.proxies) emit(a, b);
-        });
+        for_each_cell_in_range(depth, reach, &cell.key, [&](const Cell& other) { cross(cell, other); });
         // Shallower levels: every pair across levels is found from its deeper cell.
         for (int level = 0; level < depth; ++level) {
             if (level_count_[level] == 0) continue;
-            for_each_cell_in_range(level, reach, [&](const Cell& other) {
-                for (ProxyId a : own)
-                    for (ProxyId b : other.proxies) emit(a, b);
-            });
+            for_each_cell_in_range(level, reach, nullptr, [&](const Cell& other) { cross(cell, other); });
         }
     }
 }
@@ -346,9 +372,9 @@ void LooseOctree::find_pairs(std::vector<ProxyPair>& out) const {
 void LooseOctree::query(const Aabb& box, std::vector<ProxyId>& out) const {
     for (int level = 0; level <= max_depth_; ++level) {
         if (level_count_[level] == 0) continue;
-        for_each_cell_in_range(level, box, [&](const Cell& cell) {
-            for (ProxyId id : cell.proxies)
-                if (proxies_[id].box.overlaps(box)) out.push_back(id);
+        for_each_cell_in_range(level, box, nullptr, [&](const Cell& cell) {
+            for (std::size_t i = 0; i < cell.proxies.size(); ++i)
+                if (cell.boxes[i].overlaps(box)) out.push_back(cell.proxies[i]);
         });
     }
 }
@@ -477,13 +503,19 @@ std::string LooseOctree::validate() const {
             return who + " is not at its slot in its cell";
         const int depth = key_depth(p.key);
         const float s = cell_size(depth);
+        const float reach = level_half_[depth];
+        if (reach > 0.5f * s * (1.0f + 1e-4f)) return "level " + std::to_string(depth) + " holds a proxy too large for it";
+        if (0.5f * largest_side(p.box) > reach) return who + " is larger than its level's recorded half size";
         for (int k = 0; k < 3; ++k) {
-            const float lo = root_min_[k] + (static_cast<float>(key_coord(p.key, k)) - 0.5f) * s;
-            const float hi = lo + 2.0f * s;
+            const float lo = root_min_[k] + static_cast<float>(key_coord(p.key, k)) * s - reach;
+            const float hi = lo + s + 2.0f * reach;
             const float tol = 1e-4f * s;
             if (p.box.min[k] < lo - tol || p.box.max[k] > hi + tol)
                 return who + " sticks out of its cell's loose bound";
         }
+        if (!(cell.boxes.size() == cell.proxies.size() && cell.boxes[p.slot].min == p.box.min &&
+              cell.boxes[p.slot].max == p.box.max))
+            return who + "'s AABB copy in its cell is stale";
         ++counts[depth];
     }
     if (live != live_) return "live proxy count is wrong";

@@ -5,13 +5,18 @@
 /// Every level d halves the cell size: s_d = W / 2^d for a root cube of side W. With looseness 2 a cell's loose
 /// bound is the cell grown by s_d / 2 on every side, so any AABB whose largest side is at most s_d and whose centre
 /// lies in the cell fits in that cell's loose bound. A proxy's depth is therefore read off its size in O(1)
-/// (d = floor(log2(W / size)), clamped to the maximum depth) and its cell off its centre; no descent is needed.
+/// (d = floor(log2(W / size)) - depth_bias, clamped to 0..max depth) and its cell off its centre; no descent is
+/// needed. `depth_bias` (default 1) stores proxies one level shallower than the deepest that fits: cells are then
+/// 2-4 times a proxy's size and hold several proxies each, which halves the neighbour cells a pair search visits per
+/// proxy at the cost of a few more AABB tests (measured in docs/benchmarks.md).
 ///
-/// Cells live in a flat open-addressing hash table keyed by (depth, x, y, z): only occupied cells exist, each holds
-/// a contiguous array of its proxies, and nothing points from cell to cell. Overlapping pairs are found by visiting
-/// each occupied cell once and testing its proxies against its own, against the neighbouring cells of the same
-/// depth that come after it (each such pair of cells once) and against the cells of shallower occupied levels whose
-/// loose bounds can reach it. The root grows (doubling, all proxies re-inserted) when a proxy falls outside it.
+/// Cells live in a flat open-addressing hash table keyed by (depth, x, y, z): only occupied cells exist, and each
+/// keeps its proxies' ids and AABBs in contiguous arrays (no node per proxy, nothing pointing from cell to cell).
+/// A loose cell's objects reach at most H_d (the largest half size stored at that depth, at most s_d / 2) beyond
+/// the cell, so an object can overlap objects of the neighbouring cells, not only of its ancestors. Pairs are found
+/// by visiting each occupied cell once and testing its proxies against its own, against the neighbouring cells of the
+/// same depth that come after it in key order (each pair of cells once) and against the cells of shallower occupied
+/// levels that its proxies can reach. The root grows (doubling, all proxies re-inserted) when a proxy falls outside.
 
 #include <cstdint>
 #include <string>
@@ -50,9 +55,11 @@ public:
     static constexpr int kMaxDepthLimit = 15;
 
     /// `bound`: the initial root; it is made a cube around its centre (side = its largest extent) and grows by
-    /// doubling when a proxy does not fit. `max_depth`: deepest level used, 0..kMaxDepthLimit.
-    /// Throws `InvalidArgument` for a non-finite or empty bound or a max_depth out of range.
-    explicit LooseOctree(const Aabb& bound = {{-64.0f, -64.0f, -64.0f}, {64.0f, 64.0f, 64.0f}}, int max_depth = 10);
+    /// doubling when a proxy does not fit. `max_depth`: deepest level used, 0..kMaxDepthLimit. `depth_bias`: levels
+    /// above the deepest that fits at which a proxy is stored, 0..3 (see the file comment).
+    /// Throws `InvalidArgument` for a non-finite or empty bound, or max_depth or depth_bias out of range.
+    explicit LooseOctree(const Aabb& bound = {{-64.0f, -64.0f, -64.0f}, {64.0f, 64.0f, 64.0f}}, int max_depth = 12,
+                         float depth_bias = 0.5f);
 
     /// Adds a proxy with world AABB `box` and an opaque `user_data`. Throws `InvalidArgument` (octree unchanged) when
     /// the box is not finite or has min > max.
@@ -122,7 +129,8 @@ private:
     };
     struct Cell {
         std::uint64_t key = 0;
-        std::vector<ProxyId> proxies;
+        std::vector<ProxyId> proxies;  // ids of the proxies in this cell
+        std::vector<Aabb> boxes;       // their AABBs, same order: pair tests read contiguous memory
         std::uint32_t level_slot = 0;  // index in level_cells_[depth]
     };
 
@@ -149,14 +157,17 @@ private:
     void link(ProxyId id);    // puts the proxy in the cell of its key
     void unlink(ProxyId id);  // takes it out of its cell
     float cell_size(int depth) const { return root_size_ / static_cast<float>(1u << depth); }
+    // Calls f(cell) for every occupied cell at `depth` whose objects can overlap `box`; with `after` set, only the
+    // cells whose key is greater than *after (same depth: each pair of cells once).
     template <class F>
-    void for_each_cell_in_range(int depth, const Aabb& box, F&& f) const;
+    void for_each_cell_in_range(int depth, const Aabb& box, const std::uint64_t* after, F&& f) const;
     void walk_ray(const glm::vec3& origin, const glm::vec3& direction, float max_t, void* context,
                   float (*visit)(void*, ProxyId, float)) const;
 
     glm::vec3 root_min_{0.0f};
     float root_size_ = 1.0f;
-    int max_depth_ = 10;
+    int max_depth_ = 12;
+    float depth_scale_ = 1.0f;  // 2^depth_bias
     std::vector<Proxy> proxies_;
     std::vector<ProxyId> free_proxies_;
     std::vector<Cell> cells_;
@@ -164,6 +175,7 @@ private:
     CellTable table_;
     std::uint32_t level_count_[kMaxDepthLimit + 1] = {};             // proxies per level
     std::vector<std::uint32_t> level_cells_[kMaxDepthLimit + 1];     // occupied cells per level
+    float level_half_[kMaxDepthLimit + 1] = {};                      // largest half size stored per level
     std::size_t live_ = 0;
 };
 

@@ -1,0 +1,58 @@
+// Bullet's whole step on the whole-step family: btDiscreteDynamicsWorld (btDbvtBroadphase, sequential impulse
+// solver, default settings), the level as a btBvhTriangleMeshShape, each box a btBoxShape of mass 1 kg.
+
+#include <map>
+#include <memory>
+
+#include <benchmark/benchmark.h>
+#include <btBulletDynamicsCommon.h>
+
+#include "step_inputs.hpp"
+
+namespace {
+
+void BM_Step_Bullet_btDiscreteDynamicsWorld(benchmark::State& state) {
+    const bench::DropInput& in = bench::drop_input(static_cast<int>(state.range(0)));
+    btDefaultCollisionConfiguration config;
+    btCollisionDispatcher dispatcher(&config);
+    btDbvtBroadphase broadphase;
+    btSequentialImpulseConstraintSolver solver;
+    btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &config);
+    world.setGravity(btVector3(0, -9.81f, 0));
+
+    std::vector<int> indices(in.level.indices.begin(), in.level.indices.end());
+    std::vector<btScalar> vertices;
+    for (const glm::vec3& v : in.level.vertices) vertices.insert(vertices.end(), {v.x, v.y, v.z});
+    btTriangleIndexVertexArray mesh(static_cast<int>(in.level.triangle_count()), indices.data(), 3 * sizeof(int),
+                                    static_cast<int>(in.level.vertices.size()), vertices.data(), 3 * sizeof(btScalar));
+    btBvhTriangleMeshShape level_shape(&mesh, true);
+    btRigidBody level_body(0.0f, nullptr, &level_shape);
+    world.addRigidBody(&level_body);
+
+    std::vector<std::unique_ptr<btBoxShape>> shapes;
+    std::vector<std::unique_ptr<btDefaultMotionState>> motions;
+    std::vector<std::unique_ptr<btRigidBody>> bodies;
+    for (const tumble::BodyDef& d : in.boxes) {
+        shapes.push_back(std::make_unique<btBoxShape>(btVector3(d.half_extents.x, d.half_extents.y, d.half_extents.z)));
+        btVector3 inertia;
+        shapes.back()->calculateLocalInertia(1.0f, inertia);
+        const btTransform start(btQuaternion(d.orientation.x, d.orientation.y, d.orientation.z, d.orientation.w),
+                                btVector3(d.position.x, d.position.y, d.position.z));
+        motions.push_back(std::make_unique<btDefaultMotionState>(start));
+        bodies.push_back(std::make_unique<btRigidBody>(1.0f, motions.back().get(), shapes.back().get(), inertia));
+        world.addRigidBody(bodies.back().get());
+    }
+    for (int s = 0; s < bench::kWarmupSteps; ++s) world.stepSimulation(1.0f / 60.0f, 0);
+    for (auto _ : state) world.stepSimulation(1.0f / 60.0f, 0);
+    int lost = 0;
+    for (const auto& b : bodies) lost += b->getCenterOfMassPosition().y() < in.lowest;
+    state.counters["lost"] = lost;
+    state.counters["boxes"] = static_cast<double>(bodies.size());
+    state.SetLabel(in.level_name);
+    for (auto& b : bodies) world.removeRigidBody(b.get());
+    world.removeRigidBody(&level_body);
+}
+BENCHMARK(BM_Step_Bullet_btDiscreteDynamicsWorld)->Arg(1000)->Arg(10000)->Arg(100000)
+    ->Iterations(bench::kMeasuredSteps)->Unit(benchmark::kMillisecond);
+
+}  // namespace
