@@ -441,7 +441,7 @@ template <class T>
 std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& a, const ObbT<T>& b) noexcept {
     detail::BoxPairD p;
     detail::SatAxis s;
-    if (!detail::load(a, b, p) || !detail::sat<true>(p, &s)) return std::nullopt;
+    if (!detail::load(a, b, p) || !detail::sat_filtered<true>(p, &s)) return std::nullopt;
     BoxG A, B;
     A.c = dvec3(0.0);
     B.c = p.t;
@@ -475,7 +475,7 @@ template <class T>
 std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& box, const TriangleT<T>& tri) noexcept {
     detail::BoxTriD p;
     detail::SatAxis s;
-    if (!detail::load(box, tri, p) || !detail::sat<true>(p, &s)) return std::nullopt;
+    if (!detail::load(box, tri, p) || !detail::sat_filtered<true>(p, &s)) return std::nullopt;
     BoxG A;
     A.c = dvec3(0.0);
     for (int i = 0; i < 3; ++i) {
