@@ -10,7 +10,7 @@
 namespace {
 
 void BM_Step_Tumble(benchmark::State& state) {
-    const bench::DropInput& in = bench::drop_input(static_cast<int>(state.range(0)));
+    const bench::DropInput& in = bench::drop_input(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
     tumble::World world;
     world.add_mesh(in.level);
     std::vector<tumble::BodyId> ids;
@@ -23,7 +23,7 @@ void BM_Step_Tumble(benchmark::State& state) {
     state.counters["boxes"] = static_cast<double>(ids.size());
     state.SetLabel(in.level_name);
 }
-BENCHMARK(BM_Step_Tumble)->Arg(1000)->Arg(10000)->Arg(100000)->Iterations(bench::kMeasuredSteps)
+BENCHMARK(BM_Step_Tumble)->Args({1000, 0})->Args({10000, 0})->Args({100000, 0})->Args({10000, 1})->Iterations(bench::kMeasuredSteps)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
