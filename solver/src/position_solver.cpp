@@ -1,6 +1,7 @@
 #include <tumble/solver/position_solver.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 
@@ -92,11 +93,12 @@ namespace {
 
 // Moves the pair apart by `depth` along `normal` (from A to B) and then removes tangential slip within the
 // friction bounds. `wa`, `wb`: shares of the correction (0.5/0.5, 1/0, 0/1). `normal_sum`, `friction_sum`: this
-// contact's accumulators for the step.
+// contact's accumulators for the step. A body with no share is never written (islands run on several threads and
+// may share static bodies).
 void correct(SolverBody& a, SolverBody* b, const glm::vec3& normal, float depth, float wa, float wb,
              float& normal_sum, float& friction_sum, const SolverSettings& s) {
-    a.position -= normal * (depth * wa);
-    if (b) b->position += normal * (depth * wb);
+    if (wa > 0.0f) a.position -= normal * (depth * wa);
+    if (b && wb > 0.0f) b->position += normal * (depth * wb);
     normal_sum += depth;
 
     glm::vec3 slip = a.position - a.start_position;
@@ -113,8 +115,8 @@ void correct(SolverBody& a, SolverBody* b, const glm::vec3& normal, float depth,
         fix = slip * (std::min(budget, len) / len);
     }
     friction_sum += glm::length(fix);
-    a.position -= fix * wa;
-    if (b) b->position += fix * wb;
+    if (wa > 0.0f) a.position -= fix * wa;
+    if (b && wb > 0.0f) b->position += fix * wb;
 }
 
 }  // namespace
@@ -242,7 +244,7 @@ int PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodie
 }
 
 void PositionSolver::solve(std::span<SolverBody> bodies, std::span<const BodyPairRef> pairs,
-                           std::span<const TriangleRef> triangles, const SolverSettings& settings) {
+                           std::span<const TriangleRef> triangles, const SolverSettings& settings, Parallel& parallel) {
     const std::size_t contacts = pairs.size() + triangles.size();
     normal_sum_.assign(contacts, 0.0f);
     friction_sum_.assign(contacts, 0.0f);
@@ -255,58 +257,68 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<const BodyPai
     // unless a correction carries a body out of its swept box: one separating-axis test each, instead of one per
     // pass. They join no island.
     swept_.resize(bodies.size());
-    for (std::size_t i = 0; i < bodies.size(); ++i) swept_[i] = swept_box(bodies[i], settings.margin);
+    parallel.for_each_chunk(bodies.size(), 1024, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) swept_[i] = swept_box(bodies[i], settings.margin);
+    });
     live_.assign(contacts, 0);
-    for (std::size_t k = 0; k < contacts; ++k) {
-        if (k < pairs.size()) {
-            const BodyPairRef& p = pairs[k];
-            live_[k] = (bodies[p.a].dynamic || bodies[p.b].dynamic) && overlap(swept_[p.a], swept_[p.b]);
-        } else {
-            const TriangleRef& t = triangles[k - pairs.size()];
-            live_[k] = bodies[t.body].dynamic && overlap(swept_[t.body], t.triangle);
+    parallel.for_each_chunk(contacts, 256, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k) {
+            if (k < pairs.size()) {
+                const BodyPairRef& p = pairs[k];
+                live_[k] = (bodies[p.a].dynamic || bodies[p.b].dynamic) && overlap(swept_[p.a], swept_[p.b]);
+            } else {
+                const TriangleRef& t = triangles[k - pairs.size()];
+                live_[k] = bodies[t.body].dynamic && overlap(swept_[t.body], t.triangle);
+            }
         }
-    }
+    });
 
     // Rounds: solve every island that has a contact nobody solved yet; then look for bodies the corrections carried
     // out of their swept boxes, and wake the culled candidates they now overlap. Usually one round.
     fresh_.assign(contacts, 1);
     for (int round = 0;; ++round) {
         build_islands(bodies, pairs, triangles);
-        for (std::uint32_t island = 0; island + 1 < island_begin_.size(); ++island) {
-            bool needed = false;
-            for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1] && !needed; ++i)
-                needed = fresh_[island_contacts_[i]] != 0;
-            if (!needed) continue;
-            const int passes = run_island(island, bodies, pairs, triangles, settings);
-            for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i) {
-                const std::uint32_t k = island_contacts_[i];
-                passes_[k] = std::max(passes_[k], passes);
-                fresh_[k] = 0;
+        // Islands share no dynamic body, so they run concurrently with the same result as one after the other.
+        const std::size_t islands = island_begin_.size() - 1;
+        parallel.for_each_chunk(islands, 8, [&](std::size_t first, std::size_t last) {
+            for (std::size_t island = first; island < last; ++island) {
+                bool needed = false;
+                for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1] && !needed; ++i)
+                    needed = fresh_[island_contacts_[i]] != 0;
+                if (!needed) continue;
+                const int passes = run_island(static_cast<std::uint32_t>(island), bodies, pairs, triangles, settings);
+                for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i) {
+                    const std::uint32_t k = island_contacts_[i];
+                    passes_[k] = std::max(passes_[k], passes);
+                    fresh_[k] = 0;
+                }
             }
-        }
+        });
         if (round == 8) break;  // bounded: each round only adds contacts, and this has never been reached
-        bool woke = false;
-        for (std::size_t k = 0; k < contacts; ++k) {
-            if (live_[k]) continue;
-            auto escaped = [&](std::uint32_t b) { return bodies[b].dynamic && !inside(swept_[b], bodies[b].obb()); };
-            if (k < pairs.size()) {
-                const BodyPairRef& p = pairs[k];
-                if (!escaped(p.a) && !escaped(p.b)) continue;
-                const std::optional<Contact> c =
-                    box_contact(bodies[p.a].obb(), bodies[p.a].internal_faces, bodies[p.b].obb(), bodies[p.b].internal_faces);
-                if (!c || !(c->depth > 0.0f)) continue;
-            } else {
-                const TriangleRef& t = triangles[k - pairs.size()];
-                if (!escaped(t.body)) continue;
-                const std::optional<Contact> c =
-                    mesh_contact(bodies[t.body].obb(), t.triangle, bodies[t.body].start_position, t.active_edges);
-                if (!c || !(c->depth > 0.0f)) continue;
+        std::atomic<bool> woke{false};
+        auto escaped = [&](std::uint32_t b) { return bodies[b].dynamic && !inside(swept_[b], bodies[b].obb()); };
+        parallel.for_each_chunk(contacts, 256, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t k = begin; k < end; ++k) {
+                if (live_[k]) continue;
+                if (k < pairs.size()) {
+                    const BodyPairRef& p = pairs[k];
+                    if (!escaped(p.a) && !escaped(p.b)) continue;
+                    const std::optional<Contact> c = box_contact(bodies[p.a].obb(), bodies[p.a].internal_faces,
+                                                                 bodies[p.b].obb(), bodies[p.b].internal_faces);
+                    if (!c || !(c->depth > 0.0f)) continue;
+                } else {
+                    const TriangleRef& t = triangles[k - pairs.size()];
+                    if (!escaped(t.body)) continue;
+                    const std::optional<Contact> c =
+                        mesh_contact(bodies[t.body].obb(), t.triangle, bodies[t.body].start_position, t.active_edges);
+                    if (!c || !(c->depth > 0.0f)) continue;
+                }
+                live_[k] = 1;
+                fresh_[k] = 1;
+                woke.store(true, std::memory_order_relaxed);
             }
-            live_[k] = 1;
-            fresh_[k] = 1;
-            woke = true;
-        }
-        if (!woke) break;
+        });
+        if (!woke.load()) break;
     }
     for (std::uint32_t island = 0; island + 1 < island_begin_.size(); ++island)
         for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i)
@@ -315,7 +327,7 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<const BodyPai
 
 void PositionSolver::settle_velocities(std::span<const SolverBody> bodies, std::span<glm::vec3> velocities,
                                        std::span<const BodyPairRef> pairs, std::span<const TriangleRef> triangles,
-                                       const SolverSettings& settings) const {
+                                       const SolverSettings& settings, Parallel& parallel) const {
     // The change of relative velocity `fix` (applied to B, its opposite to A) that stops the normal motion of a
     // contact and, with the normal change as the impulse, applies Coulomb friction to the tangential motion:
     // all of it when it is below static_friction times the normal change, else dynamic_friction times that.
@@ -333,7 +345,8 @@ void PositionSolver::settle_velocities(std::span<const SolverBody> bodies, std::
         }
         return fix;
     };
-    for (std::size_t island = 0; island < island_passes_.size(); ++island) {
+    parallel.for_each_chunk(island_passes_.size(), 8, [&](std::size_t first, std::size_t last) {
+      for (std::size_t island = first; island < last; ++island) {
         for (int pass = 0; pass < island_passes_[island]; ++pass) {
             for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i) {
                 const std::uint32_t k = island_contacts_[i];
@@ -345,15 +358,16 @@ void PositionSolver::settle_velocities(std::span<const SolverBody> bodies, std::
                     glm::vec3& vb = velocities[pairs[k].b];
                     const glm::vec3 fix = settle(vb - va, normal_[k]);
                     const float wa = a.dynamic ? (b.dynamic ? 0.5f : 1.0f) : 0.0f;
-                    va -= fix * wa;
-                    vb += fix * (1.0f - wa);
+                    if (wa > 0.0f) va -= fix * wa;  // bodies with no share are never written: islands run at once
+                    if (wa < 1.0f) vb += fix * (1.0f - wa);
                 } else {
                     glm::vec3& v = velocities[triangles[k - pairs.size()].body];
                     v -= settle(-v, normal_[k]);  // the triangle is B (at rest), the box A
                 }
             }
         }
-    }
+      }
+    });
 }
 
 }  // namespace tumble

@@ -20,6 +20,7 @@
 
 #include <tumble/narrowphase/active_edges.hpp>
 #include <tumble/narrowphase/shapes.hpp>
+#include <tumble/parallel.hpp>
 
 namespace tumble {
 
@@ -123,8 +124,10 @@ public:
     /// the normal correction accumulated by that contact in this step. Pairs are processed in the order given,
     /// which makes the result deterministic for a given order. Pair indices must be valid (not checked: the engine
     /// builds them). `settings` must satisfy `validate`.
+    /// Islands, the swept-box culling and the re-checks run on `parallel` (results identical for any number of
+    /// threads: islands share no dynamic body).
     void solve(std::span<SolverBody> bodies, std::span<const BodyPairRef> pairs, std::span<const TriangleRef> triangles,
-               const SolverSettings& settings);
+               const SolverSettings& settings, Parallel& parallel = serial());
 
     /// The velocity pass that follows (Mueller et al. 2020, section 3.6, with restitution 0). After the engine has
     /// turned the corrected positions into velocities, every contact that `solve` corrected in this step is left
@@ -140,7 +143,7 @@ public:
     /// triangles and settings.
     void settle_velocities(std::span<const SolverBody> bodies, std::span<glm::vec3> velocities,
                            std::span<const BodyPairRef> pairs, std::span<const TriangleRef> triangles,
-                           const SolverSettings& settings) const;
+                           const SolverSettings& settings, Parallel& parallel = serial()) const;
 
     /// Islands of the last `solve` and the passes each took (for statistics and tests).
     std::size_t island_count() const { return island_passes_.size(); }
