@@ -12,7 +12,7 @@
 namespace {
 
 void BM_Step_Bullet_btDiscreteDynamicsWorld(benchmark::State& state) {
-    const bench::DropInput& in = bench::drop_input(static_cast<int>(state.range(0)));
+    const bench::DropInput& in = bench::drop_input(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
     btDefaultCollisionConfiguration config;
     btCollisionDispatcher dispatcher(&config);
     btDbvtBroadphase broadphase;
@@ -52,7 +52,7 @@ void BM_Step_Bullet_btDiscreteDynamicsWorld(benchmark::State& state) {
     for (auto& b : bodies) world.removeRigidBody(b.get());
     world.removeRigidBody(&level_body);
 }
-BENCHMARK(BM_Step_Bullet_btDiscreteDynamicsWorld)->Arg(1000)->Arg(10000)->Arg(100000)
+BENCHMARK(BM_Step_Bullet_btDiscreteDynamicsWorld)->Args({1000, 0})->Args({10000, 0})->Args({100000, 0})->Args({10000, 1})
     ->Iterations(bench::kMeasuredSteps)->Unit(benchmark::kMillisecond);
 
 }  // namespace

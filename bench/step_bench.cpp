@@ -10,8 +10,10 @@
 namespace {
 
 void BM_Step_Tumble(benchmark::State& state) {
-    const bench::DropInput& in = bench::drop_input(static_cast<int>(state.range(0)));
-    tumble::World world;
+    const bench::DropInput& in = bench::drop_input(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+    tumble::WorldSettings settings;
+    settings.threads = static_cast<int>(state.range(2));
+    tumble::World world(settings);
     world.add_mesh(in.level);
     std::vector<tumble::BodyId> ids;
     for (const tumble::BodyDef& d : in.boxes) ids.push_back(world.create_body(d));
@@ -23,7 +25,10 @@ void BM_Step_Tumble(benchmark::State& state) {
     state.counters["boxes"] = static_cast<double>(ids.size());
     state.SetLabel(in.level_name);
 }
-BENCHMARK(BM_Step_Tumble)->Arg(1000)->Arg(10000)->Arg(100000)->Iterations(bench::kMeasuredSteps)
+// Arguments: boxes, level (0 medium, 1 large), threads.
+BENCHMARK(BM_Step_Tumble)
+    ->Args({1000, 0, 1})->Args({10000, 0, 1})->Args({10000, 0, 2})->Args({100000, 0, 1})->Args({100000, 0, 2})
+    ->Args({10000, 1, 1})->Args({10000, 1, 2})->Iterations(bench::kMeasuredSteps)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -1,9 +1,8 @@
 // Determinism: the same scene gives bit-identical states on every run, whatever the world's earlier history of
 // added and removed bodies and meshes (slots are reused, so that history changes which slot each body gets).
 //
-// Every test is parameterised by a thread count. The step is single-threaded today and World has no thread setting,
-// so the only value is 1 and make_world() has nothing to set; when the step gains threads, the count goes into
-// make_world() and more values into kThreadCounts, and every test here checks them without further changes.
+// Every test is parameterised by a thread count (WorldSettings::threads), and one compares the thread counts with each
+// other: the results must not depend on it.
 
 #include <algorithm>
 #include <cstring>
@@ -24,10 +23,10 @@ using tumble::BodyId;
 using tumble::World;
 
 constexpr float kDt = 1.0f / 60.0f;
-const std::vector<int> kThreadCounts = {1};
+const std::vector<int> kThreadCounts = {1, 2, 4};
 
-World make_world(const tumble::WorldSettings& settings, int threads) {
-    EXPECT_EQ(threads, 1) << "the step is single-threaded: add the thread setting here";
+World make_world(tumble::WorldSettings settings, int threads) {
+    settings.threads = threads;
     return World(settings);
 }
 
@@ -202,6 +201,36 @@ TEST_P(Determinism, EverySceneFileIsBitIdenticalAcrossRunsAndHistories) {
             const std::vector<std::uint32_t> reference = bits(first, a);
             ASSERT_EQ(bits(again, b), reference) << name << " step " << s + 1;
             ASSERT_EQ(bits(churned, c), reference) << name << " after a churned history, step " << s + 1;
+        }
+    }
+}
+
+TEST(DeterminismAcrossThreads, EveryThreadCountGivesTheBitsOfOneThread) {
+    // A busy code scene and the 1,000 boxes of the level scene, stepped with 1, 2, 3 and 4 threads side by side.
+    const CodeScene code = heap_scene();
+    const tumble::Scene level =
+        tumble::load_scene(std::filesystem::path(TUMBLE_SOURCE_DIR) / "samples/scenes/level_1000.json");
+    std::vector<World> code_worlds, level_worlds;
+    std::vector<Instance> code_instances, level_instances;
+    for (int threads = 1; threads <= 4; ++threads) {
+        code_worlds.push_back(make_world({}, threads));
+        level_worlds.push_back(make_world(level.settings, threads));
+    }
+    for (std::size_t i = 0; i < code_worlds.size(); ++i) {
+        code_instances.push_back(add(code_worlds[i], code));
+        level_instances.push_back(Instance{load_into(level_worlds[i], level)});
+    }
+    EXPECT_EQ(level_worlds[3].settings().threads, 4);
+    for (int s = 0; s < 150; ++s) {
+        for (std::size_t i = 0; i < code_worlds.size(); ++i) {
+            code_worlds[i].step(kDt);
+            level_worlds[i].step(level.dt);
+        }
+        const std::vector<std::uint32_t> code_reference = bits(code_worlds[0], code_instances[0]);
+        const std::vector<std::uint32_t> level_reference = bits(level_worlds[0], level_instances[0]);
+        for (std::size_t i = 1; i < code_worlds.size(); ++i) {
+            ASSERT_EQ(bits(code_worlds[i], code_instances[i]), code_reference) << i + 1 << " threads, step " << s + 1;
+            ASSERT_EQ(bits(level_worlds[i], level_instances[i]), level_reference) << i + 1 << " threads, step " << s + 1;
         }
     }
 }

@@ -341,32 +341,46 @@ void LooseOctree::for_each_cell_in_range(int depth, const Aabb& box, const std::
                 probe(x, y, z);
 }
 
-void LooseOctree::find_pairs(std::vector<ProxyPair>& out) const {
+void LooseOctree::cell_pairs(const Cell& cell, std::vector<ProxyPair>& out) const {
     auto emit = [&](ProxyId a, ProxyId b) { out.push_back(a < b ? ProxyPair{a, b} : ProxyPair{b, a}); };
     auto cross = [&](const Cell& own, const Cell& other) {
         for (std::size_t i = 0; i < own.proxies.size(); ++i)
             for (std::size_t j = 0; j < other.proxies.size(); ++j)
                 if (own.boxes[i].overlaps(other.boxes[j])) emit(own.proxies[i], other.proxies[j]);
     };
-    for (const Cell& cell : cells_) {
-        const std::size_t n = cell.proxies.size();
-        if (n == 0) continue;
-        Aabb reach = cell.boxes[0];
-        for (std::size_t i = 1; i < n; ++i) reach = reach.merged(cell.boxes[i]);
+    const std::size_t n = cell.proxies.size();
+    if (n == 0) return;
+    Aabb reach = cell.boxes[0];
+    for (std::size_t i = 1; i < n; ++i) reach = reach.merged(cell.boxes[i]);
 
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = i + 1; j < n; ++j)
-                if (cell.boxes[i].overlaps(cell.boxes[j])) emit(cell.proxies[i], cell.proxies[j]);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j)
+            if (cell.boxes[i].overlaps(cell.boxes[j])) emit(cell.proxies[i], cell.proxies[j]);
 
-        const int depth = key_depth(cell.key);
-        // Same depth: each pair of neighbouring cells once, from the one with the smaller key.
-        for_each_cell_in_range(depth, reach, &cell.key, [&](const Cell& other) { cross(cell, other); });
-        // Shallower levels: every pair across levels is found from its deeper cell.
-        for (int level = 0; level < depth; ++level) {
-            if (level_count_[level] == 0) continue;
-            for_each_cell_in_range(level, reach, nullptr, [&](const Cell& other) { cross(cell, other); });
-        }
+    const int depth = key_depth(cell.key);
+    // Same depth: each pair of neighbouring cells once, from the one with the smaller key.
+    for_each_cell_in_range(depth, reach, &cell.key, [&](const Cell& other) { cross(cell, other); });
+    // Shallower levels: every pair across levels is found from its deeper cell.
+    for (int level = 0; level < depth; ++level) {
+        if (level_count_[level] == 0) continue;
+        for_each_cell_in_range(level, reach, nullptr, [&](const Cell& other) { cross(cell, other); });
     }
+}
+
+void LooseOctree::find_pairs(std::vector<ProxyPair>& out) const {
+    for (const Cell& cell : cells_) cell_pairs(cell, out);
+}
+
+void LooseOctree::find_pairs(std::vector<ProxyPair>& out, Parallel& parallel) {
+    constexpr std::size_t kGrain = 256;  // cells per chunk
+    const std::size_t chunks = chunk_count(cells_.size(), kGrain);
+    if (chunk_pairs_.size() < chunks) chunk_pairs_.resize(chunks);
+    parallel.for_each_chunk(cells_.size(), kGrain, [&](std::size_t begin, std::size_t end) {
+        std::vector<ProxyPair>& mine = chunk_pairs_[begin / kGrain];
+        mine.clear();
+        for (std::size_t c = begin; c < end; ++c) cell_pairs(cells_[c], mine);
+    });
+    for (std::size_t c = 0; c < chunks; ++c) out.insert(out.end(), chunk_pairs_[c].begin(), chunk_pairs_[c].end());
 }
 
 void LooseOctree::query(const Aabb& box, std::vector<ProxyId>& out) const {

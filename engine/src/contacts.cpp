@@ -57,18 +57,28 @@ bool same_contact(const ContactRecord& x, const ContactRecord& y) {
 void World::Impl::report(float dt) {
     const auto n = static_cast<std::uint32_t>(predicted.size());
 
-    // Contacts at the final positions, in the order the pairs were processed.
+    // Contacts at the final positions, in the order the pairs were processed (tested in chunks, gathered in order).
+    Parallel& par = parallel();
+    found_contacts.resize(body_pairs.size() + triangle_refs.size());
+    par.for_each_chunk(found_contacts.size(), 256, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k) {
+            if (k < body_pairs.size()) {
+                const SolverBody& a = solver_bodies[body_pairs[k].a];
+                const SolverBody& b = solver_bodies[body_pairs[k].b];
+                found_contacts[k] = box_contact(a.obb(), a.internal_faces, b.obb(), b.internal_faces);
+            } else {
+                const TriangleRef& t = triangle_refs[k - body_pairs.size()];
+                const SolverBody& s = solver_bodies[t.body];
+                found_contacts[k] = mesh_contact(s.obb(), t.triangle, s.start_position, t.active_edges);
+            }
+        }
+    });
     touches.clear();
-    for (std::size_t p = 0; p < body_pairs.size(); ++p) {
-        const SolverBody& a = solver_bodies[body_pairs[p].a];
-        const SolverBody& b = solver_bodies[body_pairs[p].b];
-        if (const std::optional<Contact> c = box_contact(a.obb(), a.internal_faces, b.obb(), b.internal_faces))
+    for (std::size_t p = 0; p < body_pairs.size(); ++p)
+        if (const std::optional<Contact>& c = found_contacts[p])
             touches.push_back({{id_of(candidate_pairs[p].a), id_of(candidate_pairs[p].b), MeshId{}, 0, *c}, false});
-    }
     for (std::size_t k = 0; k < triangle_refs.size(); ++k) {
-        const SolverBody& s = solver_bodies[triangle_refs[k].body];
-        if (const std::optional<Contact> c =
-                mesh_contact(s.obb(), triangle_refs[k].triangle, s.start_position, triangle_refs[k].active_edges)) {
+        if (const std::optional<Contact>& c = found_contacts[body_pairs.size() + k]) {
             const TriangleOrigin& o = triangle_origins[k];
             touches.push_back({{id_of(solver_slot[triangle_refs[k].body]), BodyId{}, mesh_id_of(o.mesh), o.triangle, *c},
                                false});
@@ -112,14 +122,20 @@ void World::Impl::report(float dt) {
     // bodies touching only up to round-off, and a box sitting a hair above its support must still sleep and wake
     // with it. An awake body near a sleeping one wakes its island (from the next step on), and the awake body's own
     // island does not fall asleep in this step. A moving kinematic body keeps the dynamic bodies near it awake.
+    near_flags.resize(body_pairs.size());
+    par.for_each_chunk(body_pairs.size(), 256, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t p = begin; p < end; ++p) {
+            const SolverBody& a = solver_bodies[body_pairs[p].a];
+            const SolverBody& b = solver_bodies[body_pairs[p].b];
+            const Obb grown{a.position, a.axes, a.half_extents + glm::vec3(settings.broadphase_margin)};
+            near_flags[p] = overlap(grown, b.obb());
+        }
+    });
     near_pairs.clear();
-    for (std::size_t p = 0; p < body_pairs.size(); ++p) {
-        const SolverBody& a = solver_bodies[body_pairs[p].a];
-        const SolverBody& b = solver_bodies[body_pairs[p].b];
-        const Obb grown{a.position, a.axes, a.half_extents + glm::vec3(settings.broadphase_margin)};
-        if (overlap(grown, b.obb())) near_pairs.push_back(candidate_pairs[p]);
-    }
-    std::vector<std::uint8_t> blocked(n, 0);
+    for (std::size_t p = 0; p < body_pairs.size(); ++p)
+        if (near_flags[p]) near_pairs.push_back(candidate_pairs[p]);
+    std::vector<std::uint8_t>& blocked = sleep_blocked;
+    blocked.assign(n, 0);
     auto step_index = [&](std::uint32_t slot) -> std::uint32_t {
         return solver_stamp[slot] == stamp && solver_index[slot] < n ? solver_index[slot] : kNone;
     };

@@ -58,6 +58,8 @@ void validate(const WorldSettings& s) {
     if (!(std::isfinite(s.broadphase_margin) && s.broadphase_margin >= 0.0f))
         throw InvalidArgument("WorldSettings: broadphase_margin is " + std::to_string(s.broadphase_margin) +
                               " (must be finite and >= 0)");
+    if (s.threads < 1 || s.threads > 256)
+        throw InvalidArgument("WorldSettings: threads is " + std::to_string(s.threads) + " (must be 1..256)");
     if (!(std::isfinite(s.sleep.linear_velocity) && s.sleep.linear_velocity > 0.0f))
         throw InvalidArgument("WorldSettings: sleep.linear_velocity is " + std::to_string(s.sleep.linear_velocity) +
                               " (must be finite and > 0 m/s)");
@@ -172,6 +174,7 @@ void World::Impl::refresh_internal_faces(const Aabb& region) {
 World::World(const WorldSettings& settings) : impl_(std::make_unique<Impl>()) {
     validate(settings);
     impl_->settings = settings;
+    if (settings.threads > 1) impl_->pool = std::make_unique<ThreadPool>(settings.threads);
 }
 World::~World() = default;
 World::World(World&&) noexcept = default;
@@ -181,6 +184,8 @@ const WorldSettings& World::settings() const { return impl_->settings; }
 
 void World::set_settings(const WorldSettings& settings) {
     validate(settings);
+    if (settings.threads != impl_->parallel().threads())
+        impl_->pool = settings.threads > 1 ? std::make_unique<ThreadPool>(settings.threads) : nullptr;
     impl_->settings = settings;
     impl_->wake_everything();  // new gravity, thresholds or solver settings: let every body find out
 }
@@ -405,7 +410,8 @@ void World::Impl::step(float dt) {
     }
     candidate_pairs.clear();
     sensor_pairs.clear();
-    auto consider = [&](std::uint32_t x, std::uint32_t y) {
+    auto consider = [&](std::uint32_t x, std::uint32_t y, std::vector<SlotPair>& candidates,
+                        std::vector<SlotPair>& sensors) {
         const Body& bx = bodies[x];
         const Body& by = bodies[y];
         if (!layers_collide(bx.layer, bx.mask, by.layer, by.mask)) return;
@@ -413,22 +419,37 @@ void World::Impl::step(float dt) {
         if (bx.sensor || by.sensor) {
             // A sensor detects dynamic and kinematic bodies, not static bodies or other sensors.
             const Body& other = bx.sensor ? by : bx;
-            if (!(bx.sensor && by.sensor) && (other.dynamic() || other.kinematic)) sensor_pairs.push_back(pair);
+            if (!(bx.sensor && by.sensor) && (other.dynamic() || other.kinematic)) sensors.push_back(pair);
             return;
         }
         // Static-static and kinematic-static pairs never need a test; an awake kinematic body against a sleeping one
         // is kept so that the contact wakes it.
         if (!bx.dynamic() && !by.dynamic()) return;
-        candidate_pairs.push_back(pair);
+        candidates.push_back(pair);
     };
+    Parallel& par = parallel();
     proxy_pairs.clear();
-    active.find_pairs(proxy_pairs);
+    active.find_pairs(proxy_pairs, par);
     for (const ProxyPair& p : proxy_pairs)
-        consider(static_cast<std::uint32_t>(active.user_data(p.a)), static_cast<std::uint32_t>(active.user_data(p.b)));
-    for (std::uint32_t k = 0; k < n; ++k) {
-        query_proxies.clear();
-        resting.query(active.aabb(bodies[awake[k]].proxy), query_proxies);
-        for (ProxyId p : query_proxies) consider(awake[k], static_cast<std::uint32_t>(resting.user_data(p)));
+        consider(static_cast<std::uint32_t>(active.user_data(p.a)), static_cast<std::uint32_t>(active.user_data(p.b)),
+                 candidate_pairs, sensor_pairs);
+    // Pairs with resting bodies: one query per awake body, in chunks whose results are appended in chunk order.
+    constexpr std::size_t kBodyGrain = 64;
+    if (chunk_scratch.size() < chunk_count(n, kBodyGrain)) chunk_scratch.resize(chunk_count(n, kBodyGrain));
+    par.for_each_chunk(n, kBodyGrain, [&](std::size_t begin, std::size_t end) {
+        ChunkScratch& c = chunk_scratch[begin / kBodyGrain];
+        c.candidates.clear();
+        c.sensors.clear();
+        for (std::size_t k = begin; k < end; ++k) {
+            c.proxies.clear();
+            resting.query(active.aabb(bodies[awake[k]].proxy), c.proxies);
+            for (ProxyId p : c.proxies)
+                consider(awake[k], static_cast<std::uint32_t>(resting.user_data(p)), c.candidates, c.sensors);
+        }
+    });
+    for (std::size_t c = 0; c < chunk_count(n, kBodyGrain); ++c) {
+        candidate_pairs.insert(candidate_pairs.end(), chunk_scratch[c].candidates.begin(), chunk_scratch[c].candidates.end());
+        sensor_pairs.insert(sensor_pairs.end(), chunk_scratch[c].sensors.begin(), chunk_scratch[c].sensors.end());
     }
     // Deterministic processing order, independent of the octrees' internal layout and of which slots earlier
     // destroy_body calls freed: pairs are sorted by the creation sequence of their bodies, not by slot.
@@ -445,29 +466,39 @@ void World::Impl::step(float dt) {
     body_pairs.clear();
     for (const SlotPair& p : candidate_pairs) body_pairs.push_back({solver_index_of(p.a), solver_index_of(p.b)});
 
-    triangle_refs.clear();
-    triangle_origins.clear();
-    for (std::uint32_t k = 0; k < n; ++k) {
-        const Body& b = bodies[awake[k]];
-        if (!b.dynamic() || b.sensor) continue;
-        const Aabb box = active.aabb(b.proxy);
-        for (std::uint32_t m : mesh_order) {
-            if (!layers_collide(b.layer, b.mask, meshes[m].layer, meshes[m].mask)) continue;
-            query_result.clear();
-            meshes[m].index.query(box, query_result);
-            std::sort(query_result.begin(), query_result.end());
-            for (std::uint32_t t : query_result) {
-                triangle_refs.push_back({k, meshes[m].index.triangle(t),
-                                         settings.active_edges_only ? meshes[m].active_edges[t] : kAllEdgesActive});
-                triangle_origins.push_back({m, t});
+    // Mesh candidates: each awake dynamic body queries every mesh's BVH, in chunks appended in chunk order.
+    par.for_each_chunk(n, kBodyGrain, [&](std::size_t begin, std::size_t end) {
+        ChunkScratch& c = chunk_scratch[begin / kBodyGrain];
+        c.refs.clear();
+        c.origins.clear();
+        for (std::size_t k = begin; k < end; ++k) {
+            const Body& b = bodies[awake[k]];
+            if (!b.dynamic() || b.sensor) continue;
+            const Aabb box = active.aabb(b.proxy);
+            for (std::uint32_t m : mesh_order) {
+                if (!layers_collide(b.layer, b.mask, meshes[m].layer, meshes[m].mask)) continue;
+                c.found.clear();
+                meshes[m].index.query(box, c.found);
+                std::sort(c.found.begin(), c.found.end());
+                for (std::uint32_t t : c.found) {
+                    c.refs.push_back({static_cast<std::uint32_t>(k), meshes[m].index.triangle(t),
+                                      settings.active_edges_only ? meshes[m].active_edges[t] : kAllEdgesActive});
+                    c.origins.push_back({m, t});
+                }
             }
         }
+    });
+    triangle_refs.clear();
+    triangle_origins.clear();
+    for (std::size_t c = 0; c < chunk_count(n, kBodyGrain); ++c) {
+        triangle_refs.insert(triangle_refs.end(), chunk_scratch[c].refs.begin(), chunk_scratch[c].refs.end());
+        triangle_origins.insert(triangle_origins.end(), chunk_scratch[c].origins.begin(), chunk_scratch[c].origins.end());
     }
     stats.body_pairs = body_pairs.size();
     stats.triangle_pairs = triangle_refs.size();
 
     // Stage 3: narrowphase and position correction, iterated.
-    solver.solve(solver_bodies, body_pairs, triangle_refs, settings.solver);
+    solver.solve(solver_bodies, body_pairs, triangle_refs, settings.solver, par);
 
     // Stage 4: velocities from the corrected positions. v = (x_corrected - x_start) / dt, written as the predicted
     // velocity plus the solver's correction over dt: equal in exact arithmetic, but the correction is the small
@@ -481,7 +512,7 @@ void World::Impl::step(float dt) {
         const Body& b = bodies[awake[k]];
         velocities[k] = solver_bodies[k].dynamic ? b.velocity + (solver_bodies[k].position - predicted[k]) / dt : b.velocity;
     }
-    solver.settle_velocities(solver_bodies, velocities, body_pairs, triangle_refs, settings.solver);
+    solver.settle_velocities(solver_bodies, velocities, body_pairs, triangle_refs, settings.solver, par);
     for (std::uint32_t k = 0; k < n; ++k) {
         Body& b = bodies[awake[k]];
         if (solver_bodies[k].dynamic) b.velocity = velocities[k];

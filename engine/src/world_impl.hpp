@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@
 #include <tumble/narrowphase/active_edges.hpp>
 #include <tumble/engine/world.hpp>
 #include <tumble/solver/position_solver.hpp>
+
+#include "thread_pool.hpp"
 
 namespace tumble {
 
@@ -122,6 +125,7 @@ struct World::Impl {
     std::uint32_t stamp = 0;
     std::vector<glm::vec3> predicted;   // positions of the awake bodies after stage 1, before the solver
     std::vector<glm::vec3> velocities;  // per solver body, stage 4
+    std::vector<std::uint8_t> sleep_blocked;  // per awake body: kept awake this step (report)
     std::vector<ProxyPair> proxy_pairs;
     std::vector<ProxyId> query_proxies;
     struct SlotPair {
@@ -135,6 +139,20 @@ struct World::Impl {
     std::vector<TriangleOrigin> triangle_origins;
     std::vector<std::uint32_t> query_result;
     std::vector<std::uint32_t> mesh_order;  // live mesh slots by creation sequence
+    // Per-chunk scratch of the stages that run on several threads; merged in chunk order, so the results do not
+    // depend on the number of threads.
+    struct ChunkScratch {
+        std::vector<SlotPair> candidates, sensors;
+        std::vector<ProxyId> proxies;
+        std::vector<std::uint32_t> found;
+        std::vector<TriangleRef> refs;
+        std::vector<TriangleOrigin> origins;
+    };
+    std::vector<ChunkScratch> chunk_scratch;
+    std::vector<std::optional<Contact>> found_contacts;  // report: per body pair, then per triangle candidate
+    std::vector<std::uint8_t> near_flags;                // report: per body pair, within the margin
+    std::unique_ptr<ThreadPool> pool;  // WorldSettings::threads > 1
+    Parallel& parallel() { return pool ? static_cast<Parallel&>(*pool) : serial(); }
 
     // ---- world.cpp
     Body& live_body(BodyId id, const char* where);

@@ -1,6 +1,7 @@
 #include <tumble/solver/position_solver.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 
@@ -15,6 +16,8 @@ void validate(const SolverSettings& s) {
     if (!(std::isfinite(s.static_friction) && s.static_friction >= 0.0f))
         throw InvalidArgument("SolverSettings: static_friction is " + std::to_string(s.static_friction) +
                               " (must be finite and >= 0)");
+    if (!(std::isfinite(s.margin) && s.margin >= 0.0f))
+        throw InvalidArgument("SolverSettings: margin is " + std::to_string(s.margin) + " (must be finite and >= 0 metres)");
     if (!(std::isfinite(s.tolerance) && s.tolerance >= 0.0f))
         throw InvalidArgument("SolverSettings: tolerance is " + std::to_string(s.tolerance) +
                               " (must be finite and >= 0 metres)");
@@ -90,11 +93,12 @@ namespace {
 
 // Moves the pair apart by `depth` along `normal` (from A to B) and then removes tangential slip within the
 // friction bounds. `wa`, `wb`: shares of the correction (0.5/0.5, 1/0, 0/1). `normal_sum`, `friction_sum`: this
-// contact's accumulators for the step.
+// contact's accumulators for the step. A body with no share is never written (islands run on several threads and
+// may share static bodies).
 void correct(SolverBody& a, SolverBody* b, const glm::vec3& normal, float depth, float wa, float wb,
              float& normal_sum, float& friction_sum, const SolverSettings& s) {
-    a.position -= normal * (depth * wa);
-    if (b) b->position += normal * (depth * wb);
+    if (wa > 0.0f) a.position -= normal * (depth * wa);
+    if (b && wb > 0.0f) b->position += normal * (depth * wb);
     normal_sum += depth;
 
     glm::vec3 slip = a.position - a.start_position;
@@ -111,8 +115,8 @@ void correct(SolverBody& a, SolverBody* b, const glm::vec3& normal, float depth,
         fix = slip * (std::min(budget, len) / len);
     }
     friction_sum += glm::length(fix);
-    a.position -= fix * wa;
-    if (b) b->position += fix * wb;
+    if (wa > 0.0f) a.position -= fix * wa;
+    if (b && wb > 0.0f) b->position += fix * wb;
 }
 
 }  // namespace
@@ -120,6 +124,28 @@ void correct(SolverBody& a, SolverBody* b, const glm::vec3& normal, float depth,
 namespace {
 
 constexpr std::uint32_t kNoIsland = 0xffffffffu;
+constexpr std::uint64_t kUntested = ~std::uint64_t(0);
+
+// The box a body can occupy during the step: its OBB stretched along its own axes to cover the motion from the
+// start to the predicted position, and grown by `margin`. Corrections move bodies by at most about their
+// penetration, which the margin covers as the broadphase's does.
+Obb swept_box(const SolverBody& b, float margin) {
+    Obb box = b.obb();
+    const glm::vec3 motion = b.position - b.start_position;
+    box.center = 0.5f * (b.position + b.start_position);
+    for (int i = 0; i < 3; ++i) box.half_extents[i] += 0.5f * std::abs(glm::dot(motion, b.axes[i])) + margin;
+    return box;
+}
+
+// True when `box` lies in `swept`, a box with the same axes (its swept box): the corrections so far kept the body
+// within the region its candidates were chosen for.
+bool inside(const Obb& swept, const Obb& box) {
+    const glm::vec3 d = box.center - swept.center;
+    for (int i = 0; i < 3; ++i)
+        if (std::abs(glm::dot(d, swept.axes[i])) + box.half_extents[i] > swept.half_extents[i]) return false;
+    return true;
+}
+
 
 std::uint32_t find_root(std::vector<std::uint32_t>& parent, std::uint32_t x) {
     while (parent[x] != x) {
@@ -131,35 +157,27 @@ std::uint32_t find_root(std::vector<std::uint32_t>& parent, std::uint32_t x) {
 
 }  // namespace
 
-void PositionSolver::solve(std::span<SolverBody> bodies, std::span<const BodyPairRef> pairs,
-                           std::span<const TriangleRef> triangles, const SolverSettings& settings) {
+void PositionSolver::build_islands(std::span<const SolverBody> bodies, std::span<const BodyPairRef> pairs,
+                                   std::span<const TriangleRef> triangles) {
+    // Union-find over dynamic bodies linked by a live body pair; a contact belongs to the island of its dynamic body.
+    // Islands are ranked by their first contact, and each lists its contacts in ascending index.
     const std::size_t contacts = pairs.size() + triangles.size();
-    normal_sum_.assign(contacts, 0.0f);
-    friction_sum_.assign(contacts, 0.0f);
-    normal_.assign(contacts, glm::vec3(0.0f));
-
-    // Islands: union-find over dynamic bodies linked by a body pair; a contact belongs to the island of its dynamic
-    // body. Islands are ranked by their first contact, and each lists its contacts in ascending index.
     parent_.resize(bodies.size());
     for (std::uint32_t i = 0; i < parent_.size(); ++i) parent_[i] = i;
-    for (const BodyPairRef& p : pairs)
-        if (bodies[p.a].dynamic && bodies[p.b].dynamic) {
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+        const BodyPairRef& p = pairs[k];
+        if (live_[k] && bodies[p.a].dynamic && bodies[p.b].dynamic) {
             const std::uint32_t ra = find_root(parent_, p.a), rb = find_root(parent_, p.b);
             if (ra != rb) parent_[std::max(ra, rb)] = std::min(ra, rb);
         }
+    }
     island_of_root_.assign(bodies.size(), kNoIsland);
     contact_island_.assign(contacts, kNoIsland);
     std::uint32_t islands = 0;
     for (std::size_t k = 0; k < contacts; ++k) {
-        std::uint32_t body;
-        if (k < pairs.size()) {
-            const BodyPairRef& p = pairs[k];
-            if (!bodies[p.a].dynamic && !bodies[p.b].dynamic) continue;
-            body = bodies[p.a].dynamic ? p.a : p.b;
-        } else {
-            body = triangles[k - pairs.size()].body;
-            if (!bodies[body].dynamic) continue;
-        }
+        if (!live_[k]) continue;
+        const std::uint32_t body = k < pairs.size() ? (bodies[pairs[k].a].dynamic ? pairs[k].a : pairs[k].b)
+                                                    : triangles[k - pairs.size()].body;
         const std::uint32_t root = find_root(parent_, body);
         if (island_of_root_[root] == kNoIsland) island_of_root_[root] = islands++;
         contact_island_[k] = island_of_root_[root];
@@ -169,48 +187,147 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<const BodyPai
         if (i != kNoIsland) ++island_begin_[i + 1];
     for (std::uint32_t i = 0; i < islands; ++i) island_begin_[i + 1] += island_begin_[i];
     island_contacts_.resize(island_begin_[islands]);
-    {
-        std::vector<std::uint32_t>& fill = parent_;  // reused as the per-island write cursor
-        fill.assign(island_begin_.begin(), island_begin_.end() - 1);
-        for (std::uint32_t k = 0; k < contacts; ++k)
-            if (contact_island_[k] != kNoIsland) island_contacts_[fill[contact_island_[k]]++] = k;
-    }
-
-    // Passes per island until nothing needs more than the tolerance.
+    std::vector<std::uint32_t>& fill = parent_;  // reused as the per-island write cursor
+    fill.assign(island_begin_.begin(), island_begin_.end() - 1);
+    for (std::uint32_t k = 0; k < contacts; ++k)
+        if (contact_island_[k] != kNoIsland) island_contacts_[fill[contact_island_[k]]++] = k;
     island_passes_.assign(islands, 0);
-    for (std::uint32_t island = 0; island < islands; ++island) {
-        for (int pass = 0; pass < settings.iterations; ++pass) {
-            float deepest = 0.0f;
-            for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i) {
-                const std::uint32_t k = island_contacts_[i];
-                if (k < pairs.size()) {
-                    SolverBody& a = bodies[pairs[k].a];
-                    SolverBody& b = bodies[pairs[k].b];
-                    const std::optional<Contact> c = box_contact(a.obb(), a.internal_faces, b.obb(), b.internal_faces);
-                    if (!c || !(c->depth > 0.0f)) continue;
-                    const float wa = a.dynamic ? (b.dynamic ? 0.5f : 1.0f) : 0.0f;
-                    correct(a, &b, c->normal, c->depth, wa, 1.0f - wa, normal_sum_[k], friction_sum_[k], settings);
-                    normal_[k] = c->normal;
-                    deepest = std::max(deepest, c->depth);
-                } else {
-                    const TriangleRef& t = triangles[k - pairs.size()];
-                    SolverBody& body = bodies[t.body];
-                    const std::optional<Contact> c = mesh_contact(body.obb(), t.triangle, body.start_position, t.active_edges);
-                    if (!c || !(c->depth > 0.0f)) continue;
-                    correct(body, nullptr, c->normal, c->depth, 1.0f, 0.0f, normal_sum_[k], friction_sum_[k], settings);
-                    normal_[k] = c->normal;
-                    deepest = std::max(deepest, c->depth);
+}
+
+int PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodies, std::span<const BodyPairRef> pairs,
+                               std::span<const TriangleRef> triangles, const SolverSettings& settings) {
+    // A contact whose bodies have not moved since it was last tested and found nothing to correct would give the
+    // same answer again: it is skipped (each body's version counts its moves; a contact keeps the versions it saw).
+    auto versions = [&](std::uint32_t a, std::uint32_t b) {
+        return (static_cast<std::uint64_t>(version_[a]) << 32) | version_[b];
+    };
+    int passes = 0;
+    for (int pass = 0; pass < settings.iterations; ++pass) {
+        float deepest = 0.0f;
+        for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i) {
+            const std::uint32_t k = island_contacts_[i];
+            if (k < pairs.size()) {
+                const std::uint32_t ia = pairs[k].a, ib = pairs[k].b;
+                if (seen_[k] == versions(ia, ib)) continue;
+                SolverBody& a = bodies[ia];
+                SolverBody& b = bodies[ib];
+                const std::optional<Contact> c = box_contact(a.obb(), a.internal_faces, b.obb(), b.internal_faces);
+                if (!c || !(c->depth > 0.0f)) {
+                    seen_[k] = versions(ia, ib);
+                    continue;
+                }
+                const float wa = a.dynamic ? (b.dynamic ? 0.5f : 1.0f) : 0.0f;
+                correct(a, &b, c->normal, c->depth, wa, 1.0f - wa, normal_sum_[k], friction_sum_[k], settings);
+                if (a.dynamic) ++version_[ia];
+                if (b.dynamic) ++version_[ib];
+                normal_[k] = c->normal;
+                deepest = std::max(deepest, c->depth);
+            } else {
+                const TriangleRef& t = triangles[k - pairs.size()];
+                if (seen_[k] == version_[t.body]) continue;
+                SolverBody& body = bodies[t.body];
+                const std::optional<Contact> c = mesh_contact(body.obb(), t.triangle, body.start_position, t.active_edges);
+                if (!c || !(c->depth > 0.0f)) {
+                    seen_[k] = version_[t.body];
+                    continue;
+                }
+                correct(body, nullptr, c->normal, c->depth, 1.0f, 0.0f, normal_sum_[k], friction_sum_[k], settings);
+                ++version_[t.body];
+                normal_[k] = c->normal;
+                deepest = std::max(deepest, c->depth);
+            }
+        }
+        ++passes;
+        if (deepest <= settings.tolerance) break;
+    }
+    return passes;
+}
+
+void PositionSolver::solve(std::span<SolverBody> bodies, std::span<const BodyPairRef> pairs,
+                           std::span<const TriangleRef> triangles, const SolverSettings& settings, Parallel& parallel) {
+    const std::size_t contacts = pairs.size() + triangles.size();
+    normal_sum_.assign(contacts, 0.0f);
+    friction_sum_.assign(contacts, 0.0f);
+    normal_.assign(contacts, glm::vec3(0.0f));
+    version_.assign(bodies.size(), 0);
+    seen_.assign(contacts, kUntested);
+    passes_.assign(contacts, 0);
+
+    // Candidates whose swept boxes (motion of the step plus the margin) do not meet cannot touch during the step,
+    // unless a correction carries a body out of its swept box: one separating-axis test each, instead of one per
+    // pass. They join no island.
+    swept_.resize(bodies.size());
+    parallel.for_each_chunk(bodies.size(), 1024, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) swept_[i] = swept_box(bodies[i], settings.margin);
+    });
+    live_.assign(contacts, 0);
+    parallel.for_each_chunk(contacts, 256, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k) {
+            if (k < pairs.size()) {
+                const BodyPairRef& p = pairs[k];
+                live_[k] = (bodies[p.a].dynamic || bodies[p.b].dynamic) && overlap(swept_[p.a], swept_[p.b]);
+            } else {
+                const TriangleRef& t = triangles[k - pairs.size()];
+                live_[k] = bodies[t.body].dynamic && overlap(swept_[t.body], t.triangle);
+            }
+        }
+    });
+
+    // Rounds: solve every island that has a contact nobody solved yet; then look for bodies the corrections carried
+    // out of their swept boxes, and wake the culled candidates they now overlap. Usually one round.
+    fresh_.assign(contacts, 1);
+    for (int round = 0;; ++round) {
+        build_islands(bodies, pairs, triangles);
+        // Islands share no dynamic body, so they run concurrently with the same result as one after the other.
+        const std::size_t islands = island_begin_.size() - 1;
+        parallel.for_each_chunk(islands, 8, [&](std::size_t first, std::size_t last) {
+            for (std::size_t island = first; island < last; ++island) {
+                bool needed = false;
+                for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1] && !needed; ++i)
+                    needed = fresh_[island_contacts_[i]] != 0;
+                if (!needed) continue;
+                const int passes = run_island(static_cast<std::uint32_t>(island), bodies, pairs, triangles, settings);
+                for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i) {
+                    const std::uint32_t k = island_contacts_[i];
+                    passes_[k] = std::max(passes_[k], passes);
+                    fresh_[k] = 0;
                 }
             }
-            ++island_passes_[island];
-            if (deepest <= settings.tolerance) break;
-        }
+        });
+        if (round == 8) break;  // bounded: each round only adds contacts, and this has never been reached
+        std::atomic<bool> woke{false};
+        auto escaped = [&](std::uint32_t b) { return bodies[b].dynamic && !inside(swept_[b], bodies[b].obb()); };
+        parallel.for_each_chunk(contacts, 256, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t k = begin; k < end; ++k) {
+                if (live_[k]) continue;
+                if (k < pairs.size()) {
+                    const BodyPairRef& p = pairs[k];
+                    if (!escaped(p.a) && !escaped(p.b)) continue;
+                    const std::optional<Contact> c = box_contact(bodies[p.a].obb(), bodies[p.a].internal_faces,
+                                                                 bodies[p.b].obb(), bodies[p.b].internal_faces);
+                    if (!c || !(c->depth > 0.0f)) continue;
+                } else {
+                    const TriangleRef& t = triangles[k - pairs.size()];
+                    if (!escaped(t.body)) continue;
+                    const std::optional<Contact> c =
+                        mesh_contact(bodies[t.body].obb(), t.triangle, bodies[t.body].start_position, t.active_edges);
+                    if (!c || !(c->depth > 0.0f)) continue;
+                }
+                live_[k] = 1;
+                fresh_[k] = 1;
+                woke.store(true, std::memory_order_relaxed);
+            }
+        });
+        if (!woke.load()) break;
     }
+    for (std::uint32_t island = 0; island + 1 < island_begin_.size(); ++island)
+        for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i)
+            island_passes_[island] = std::max(island_passes_[island], passes_[island_contacts_[i]]);
 }
 
 void PositionSolver::settle_velocities(std::span<const SolverBody> bodies, std::span<glm::vec3> velocities,
                                        std::span<const BodyPairRef> pairs, std::span<const TriangleRef> triangles,
-                                       const SolverSettings& settings) const {
+                                       const SolverSettings& settings, Parallel& parallel) const {
     // The change of relative velocity `fix` (applied to B, its opposite to A) that stops the normal motion of a
     // contact and, with the normal change as the impulse, applies Coulomb friction to the tangential motion:
     // all of it when it is below static_friction times the normal change, else dynamic_friction times that.
@@ -228,7 +345,8 @@ void PositionSolver::settle_velocities(std::span<const SolverBody> bodies, std::
         }
         return fix;
     };
-    for (std::size_t island = 0; island < island_passes_.size(); ++island) {
+    parallel.for_each_chunk(island_passes_.size(), 8, [&](std::size_t first, std::size_t last) {
+      for (std::size_t island = first; island < last; ++island) {
         for (int pass = 0; pass < island_passes_[island]; ++pass) {
             for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i) {
                 const std::uint32_t k = island_contacts_[i];
@@ -240,15 +358,16 @@ void PositionSolver::settle_velocities(std::span<const SolverBody> bodies, std::
                     glm::vec3& vb = velocities[pairs[k].b];
                     const glm::vec3 fix = settle(vb - va, normal_[k]);
                     const float wa = a.dynamic ? (b.dynamic ? 0.5f : 1.0f) : 0.0f;
-                    va -= fix * wa;
-                    vb += fix * (1.0f - wa);
+                    if (wa > 0.0f) va -= fix * wa;  // bodies with no share are never written: islands run at once
+                    if (wa < 1.0f) vb += fix * (1.0f - wa);
                 } else {
                     glm::vec3& v = velocities[triangles[k - pairs.size()].body];
                     v -= settle(-v, normal_[k]);  // the triangle is B (at rest), the box A
                 }
             }
         }
-    }
+      }
+    });
 }
 
 }  // namespace tumble

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include <tumble/narrowphase/shapes.hpp>
+#include <tumble/parallel.hpp>
 
 namespace tumble {
 
@@ -85,6 +86,9 @@ public:
     /// Appends every pair of live proxies whose AABBs overlap (touching counts), each pair once with a < b, to
     /// `out` (which is not cleared). The order is unspecified: sort if you need one.
     void find_pairs(std::vector<ProxyPair>& out) const;
+    /// The same pairs, found on `parallel` (cells in chunks, appended in chunk order: the same list for any number
+    /// of threads). Not const: it keeps per-chunk scratch so that a long-lived octree does not allocate.
+    void find_pairs(std::vector<ProxyPair>& out, Parallel& parallel);
 
     /// Appends the ids of the live proxies whose AABBs overlap `box` to `out` (not cleared), in unspecified order.
     void query(const Aabb& box, std::vector<ProxyId>& out) const;
@@ -157,6 +161,7 @@ private:
     void link(ProxyId id);    // puts the proxy in the cell of its key
     void unlink(ProxyId id);  // takes it out of its cell
     float cell_size(int depth) const { return root_size_ / static_cast<float>(1u << depth); }
+    void cell_pairs(const Cell& cell, std::vector<ProxyPair>& out) const;  // the pairs found from `cell`
     // Calls f(cell) for every occupied cell at `depth` whose objects can overlap `box`; with `after` set, only the
     // cells whose key is greater than *after (same depth: each pair of cells once).
     template <class F>
@@ -175,7 +180,8 @@ private:
     CellTable table_;
     std::uint32_t level_count_[kMaxDepthLimit + 1] = {};             // proxies per level
     std::vector<std::uint32_t> level_cells_[kMaxDepthLimit + 1];     // occupied cells per level
-    float level_half_[kMaxDepthLimit + 1] = {};                      // largest half size stored per level
+    float level_half_[kMaxDepthLimit + 1] = {};
+    std::vector<std::vector<ProxyPair>> chunk_pairs_;  // find_pairs(out, parallel) scratch                      // largest half size stored per level
     std::size_t live_ = 0;
 };
 

@@ -20,6 +20,7 @@
 
 #include <tumble/narrowphase/active_edges.hpp>
 #include <tumble/narrowphase/shapes.hpp>
+#include <tumble/parallel.hpp>
 
 namespace tumble {
 
@@ -33,6 +34,10 @@ struct SolverSettings {
     /// An island's passes stop when no contact in a pass needed a correction deeper than this (metres, >= 0).
     /// 0 runs every island for all `iterations` passes.
     float tolerance = 1e-5f;
+    /// Candidates whose swept boxes (each body's box stretched over its motion in the step) stay farther apart than
+    /// twice this are not tested again in the step (metres, >= 0). Like the broadphase margin, it covers the
+    /// displacement that corrections add during the step.
+    float margin = 0.02f;
     /// Coefficient of static friction (dimensionless, >= 0): a contact holds when the tangential slip of the step
     /// is below static_friction times the normal correction. A box rests on a slope of angle a when
     /// tan(a) < static_friction. Typical 0.4-0.8.
@@ -106,20 +111,23 @@ std::optional<Contact> box_contact(const Obb& a, FaceFlags a_internal, const Obb
 /// allocate once its buffers have grown to the largest contact count seen.
 class PositionSolver {
 public:
-    /// Splits the contacts into islands (dynamic bodies linked by body pairs; static bodies and triangles link
-    /// nothing) and runs Gauss-Seidel passes on each island until a pass corrects nothing deeper than
+    /// Drops the candidates whose swept boxes do not meet (`settings.margin`), splits the rest into islands
+    /// (dynamic bodies linked by body pairs; static bodies and triangles link nothing) and runs Gauss-Seidel passes on each island until a pass corrects nothing deeper than
     /// `settings.tolerance`, at most `settings.iterations` passes. Islands share no dynamic body, so solving them one
     /// after the other gives the same result as interleaving them. In each pass every body pair and every
     /// body-triangle pair of the island is re-tested with the narrowphase at the current positions and, when they
-    /// overlap, corrected:
+    /// overlap, corrected (a contact whose bodies have not moved since a test that corrected nothing is skipped: it
+    /// would give the same answer):
     /// - dynamic-dynamic: A moves by -depth/2 and B by +depth/2 along the normal (seed 000's response);
     /// - dynamic against a static body or a triangle: the dynamic one moves the whole depth;
     /// then friction removes tangential slip (relative motion since `start_position`) up to the Coulomb bound on
     /// the normal correction accumulated by that contact in this step. Pairs are processed in the order given,
     /// which makes the result deterministic for a given order. Pair indices must be valid (not checked: the engine
     /// builds them). `settings` must satisfy `validate`.
+    /// Islands, the swept-box culling and the re-checks run on `parallel` (results identical for any number of
+    /// threads: islands share no dynamic body).
     void solve(std::span<SolverBody> bodies, std::span<const BodyPairRef> pairs, std::span<const TriangleRef> triangles,
-               const SolverSettings& settings);
+               const SolverSettings& settings, Parallel& parallel = serial());
 
     /// The velocity pass that follows (Mueller et al. 2020, section 3.6, with restitution 0). After the engine has
     /// turned the corrected positions into velocities, every contact that `solve` corrected in this step is left
@@ -135,13 +143,18 @@ public:
     /// triangles and settings.
     void settle_velocities(std::span<const SolverBody> bodies, std::span<glm::vec3> velocities,
                            std::span<const BodyPairRef> pairs, std::span<const TriangleRef> triangles,
-                           const SolverSettings& settings) const;
+                           const SolverSettings& settings, Parallel& parallel = serial()) const;
 
     /// Islands of the last `solve` and the passes each took (for statistics and tests).
     std::size_t island_count() const { return island_passes_.size(); }
     int island_passes(std::size_t island) const { return island_passes_[island]; }
 
 private:
+    void build_islands(std::span<const SolverBody> bodies, std::span<const BodyPairRef> pairs,
+                       std::span<const TriangleRef> triangles);
+    int run_island(std::uint32_t island, std::span<SolverBody> bodies, std::span<const BodyPairRef> pairs,
+                   std::span<const TriangleRef> triangles, const SolverSettings& settings);
+
     std::vector<float> normal_sum_;    // normal correction accumulated per contact this step (metres)
     std::vector<float> friction_sum_;  // tangential correction accumulated per contact this step (metres)
     std::vector<glm::vec3> normal_;    // the contact normal of each contact's last correction this step
@@ -152,6 +165,12 @@ private:
     std::vector<std::uint32_t> island_begin_;    // CSR offsets into island_contacts_
     std::vector<std::uint32_t> island_contacts_;
     std::vector<int> island_passes_;
+    std::vector<Obb> swept_;             // per body: its box over the step's motion, grown by the margin
+    std::vector<std::uint8_t> live_;     // per contact: the swept boxes meet
+    std::vector<std::uint32_t> version_; // per body: corrections applied so far in this step
+    std::vector<std::uint64_t> seen_;    // per contact: body versions at its last test that corrected nothing
+    std::vector<std::uint8_t> fresh_;    // per contact: live but not solved yet in this step
+    std::vector<int> passes_;            // per contact: passes its island took
 };
 
 }  // namespace tumble

@@ -1,0 +1,96 @@
+// World::step allocates nothing once warmed up (issue 6), with one thread or several; and what a body costs in memory.
+//
+// This binary replaces the global operator new/delete to count allocations and live bytes (malloc_usable_size), so
+// it must stay a binary of its own.
+
+#include <malloc.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <new>
+
+#include <gtest/gtest.h>
+
+#include <tumble/tumble.hpp>
+
+#include "drop_scene.hpp"
+
+namespace {
+std::atomic<long> g_allocations{0};
+std::atomic<long> g_live_bytes{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+    void* p = std::malloc(size ? size : 1);
+    if (!p) throw std::bad_alloc();
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+    g_live_bytes.fetch_add(static_cast<long>(malloc_usable_size(p)), std::memory_order_relaxed);
+    return p;
+}
+void operator delete(void* p) noexcept {
+    if (!p) return;
+    g_live_bytes.fetch_sub(static_cast<long>(malloc_usable_size(p)), std::memory_order_relaxed);
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
+
+namespace {
+
+const std::filesystem::path kLevel = std::filesystem::path(TUMBLE_SOURCE_DIR) / "samples/data/oa_dm1.obj";
+
+class StepAllocations : public ::testing::TestWithParam<int> {};
+
+TEST_P(StepAllocations, NoHeapAllocationAfterWarmUp) {
+    const tumble::ObjFile file = tumble::load_obj(kLevel);
+    tumble::WorldSettings settings;
+    settings.threads = GetParam();
+    settings.sleep.enabled = false;  // every body stays in the step: the busiest steady state
+    tumble::World world(settings);
+    world.add_mesh(file.mesh);
+    tumble::samples::DropOptions options;
+    options.boxes = 300;
+    for (const tumble::BodyDef& d : tumble::samples::spawn_boxes(file.mesh, options)) world.create_body(d);
+    // Warm-up: the boxes fall, land and pile up; scratch buffers grow to what the scene needs.
+    for (int s = 0; s < 240; ++s) world.step(1.0f / 60.0f);
+    const long before = g_allocations.load();
+    for (int s = 0; s < 120; ++s) world.step(1.0f / 60.0f);
+    const long during = g_allocations.load() - before;
+    std::printf("[ alloc    ] %d thread(s): %ld heap allocations in 120 steps after warm-up (%zu contacts)\n", GetParam(),
+                during, world.contacts().size());
+    EXPECT_EQ(during, 0);
+    EXPECT_GT(world.contacts().size(), 100u) << "the scene must be busy for this to mean anything";
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, StepAllocations, ::testing::Values(1, 2),
+                         [](const ::testing::TestParamInfo<int>& p) { return "threads_" + std::to_string(p.param); });
+
+TEST(Memory, BytesPerBody) {
+    // Live heap bytes of a world with 1,000 and with 11,000 stepped boxes on a floor: the difference is what
+    // 10,000 bodies cost (body state, proxies, octree cells, per-step scratch).
+    auto live_bytes_with = [](int boxes) {
+        const long start = g_live_bytes.load();
+        long used = 0;
+        {
+            tumble::World world;
+            world.add_mesh({{{-500, 0, -500}, {500, 0, -500}, {500, 0, 500}, {-500, 0, 500}}, {0, 2, 1, 0, 3, 2}});
+            for (int i = 0; i < boxes; ++i) {
+                tumble::BodyDef d;
+                d.position = {static_cast<float>(i % 100) * 1.5f - 75.0f, 0.3f, static_cast<float>(i / 100) * 1.5f - 250.0f};
+                d.half_extents = glm::vec3(0.3f);
+                world.create_body(d);
+            }
+            for (int s = 0; s < 5; ++s) world.step(1.0f / 60.0f);
+            used = g_live_bytes.load() - start;
+        }
+        return used;
+    };
+    const long small = live_bytes_with(1000), large = live_bytes_with(11000);
+    const double per_body = static_cast<double>(large - small) / 10000.0;
+    std::printf("[ memory   ] %.0f bytes per body (live heap, stepped world, 1,000 vs 11,000 boxes)\n", per_body);
+    EXPECT_GT(per_body, 0.0);
+    EXPECT_LT(per_body, 2048.0);
+}
+
+}  // namespace
