@@ -40,6 +40,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <type_traits>
 #include <utility>
 
 namespace tumble::detail {
@@ -370,4 +372,94 @@ template int sat_fast<true>(const BoxPairD&, SatAxis*, FastTrace*) noexcept;
 template int sat_fast<false>(const BoxTriD&, SatAxis*, FastTrace*) noexcept;
 template int sat_fast<true>(const BoxTriD&, SatAxis*, FastTrace*) noexcept;
 
+// ---------------------------------------------------------------------------------------------------------------
+// The public tests: the unchecked conversion and the fast path; the checked conversion (NaN, infinity, overflow,
+// rescaling) and the exact core only when the fast path cannot answer. `load_fast` gives the same values as `load`
+// whenever it returns true (no rescaling is needed then), so both paths see the same input.
+
+namespace {
+
+template <class T, class Shape>
+using InputOf = std::conditional_t<std::is_same_v<Shape, ObbT<T>>, BoxPairD, BoxTriD>;
+
+template <class T, class Shape>
+[[gnu::always_inline]] inline bool overlap_impl(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept {
+    InputOf<T, Shape> p;
+    if (load_fast(a, b, p)) {
+        const int r = sat_fast<false>(p, nullptr, trace);
+        if (r >= 0) return r != 0;
+    }
+    if (trace) trace->full_fallback = true;
+    return load(a, b, p) && sat<false>(p, nullptr);
+}
+
+template <class T, class Shape>
+[[gnu::always_inline]] inline std::optional<ContactT<T>> collide_impl(const ObbT<T>& a, const Shape& b,
+                                                                     FastTrace* trace) noexcept {
+    InputOf<T, Shape> p;
+    SatAxis s;
+    if (load_fast(a, b, p)) {
+        const int r = sat_fast<true>(p, &s, trace);
+        if (r == 0) return std::nullopt;
+        if (r > 0) return to_contact<T>(s, 0);
+    }
+    if (trace) trace->full_fallback = true;
+    if (!load(a, b, p) || !sat<true>(p, &s)) return std::nullopt;
+    return to_contact<T>(s, p.exponent);
+}
+
+}  // namespace
+
+template <class T, class Shape>
+bool overlap_traced(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept {
+    return overlap_impl(a, b, trace);
+}
+
+template <class T, class Shape>
+std::optional<ContactT<T>> collide_traced(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept {
+    return collide_impl(a, b, trace);
+}
+
+#define TUMBLE_SAT_TRACED(T, Shape)                                                                                \
+    template bool overlap_traced<T, Shape>(const ObbT<T>&, const Shape&, FastTrace*) noexcept;                     \
+    template std::optional<ContactT<T>> collide_traced<T, Shape>(const ObbT<T>&, const Shape&, FastTrace*) noexcept;
+TUMBLE_SAT_TRACED(float, ObbT<float>)
+TUMBLE_SAT_TRACED(double, ObbT<double>)
+TUMBLE_SAT_TRACED(float, TriangleT<float>)
+TUMBLE_SAT_TRACED(double, TriangleT<double>)
+#undef TUMBLE_SAT_TRACED
+
 }  // namespace tumble::detail
+
+namespace tumble {
+
+template <class T>
+bool overlap(const ObbT<T>& a, const ObbT<T>& b) noexcept {
+    return detail::overlap_impl(a, b, nullptr);
+}
+
+template <class T>
+std::optional<ContactT<T>> collide(const ObbT<T>& a, const ObbT<T>& b) noexcept {
+    return detail::collide_impl(a, b, nullptr);
+}
+
+template <class T>
+bool overlap(const ObbT<T>& box, const TriangleT<T>& tri) noexcept {
+    return detail::overlap_impl(box, tri, nullptr);
+}
+
+template <class T>
+std::optional<ContactT<T>> collide(const ObbT<T>& box, const TriangleT<T>& tri) noexcept {
+    return detail::collide_impl(box, tri, nullptr);
+}
+
+template bool overlap<float>(const ObbT<float>&, const ObbT<float>&) noexcept;
+template bool overlap<double>(const ObbT<double>&, const ObbT<double>&) noexcept;
+template std::optional<ContactT<float>> collide<float>(const ObbT<float>&, const ObbT<float>&) noexcept;
+template std::optional<ContactT<double>> collide<double>(const ObbT<double>&, const ObbT<double>&) noexcept;
+template bool overlap<float>(const ObbT<float>&, const TriangleT<float>&) noexcept;
+template bool overlap<double>(const ObbT<double>&, const TriangleT<double>&) noexcept;
+template std::optional<ContactT<float>> collide<float>(const ObbT<float>&, const TriangleT<float>&) noexcept;
+template std::optional<ContactT<double>> collide<double>(const ObbT<double>&, const TriangleT<double>&) noexcept;
+
+}  // namespace tumble
