@@ -243,17 +243,15 @@ template ContactT<double> to_contact<double>(const SatAxis&, int) noexcept;
 
 template <class T, class Shape>
 bool overlap_exact(const ObbT<T>& a, const Shape& b) noexcept {
-    using Input = std::conditional_t<std::is_same_v<Shape, ObbT<T>>, BoxPairD, BoxTriD>;
-    Input p;
-    return load(a, b, p) && sat<false>(p, nullptr);
+    InputOf<T, Shape> p;
+    return load_and_sat<false, true>(a, b, p, nullptr, nullptr);
 }
 
 template <class T, class Shape>
 std::optional<ContactT<T>> collide_exact(const ObbT<T>& a, const Shape& b) noexcept {
-    using Input = std::conditional_t<std::is_same_v<Shape, ObbT<T>>, BoxPairD, BoxTriD>;
-    Input p;
+    InputOf<T, Shape> p;
     SatAxis s;
-    if (!load(a, b, p) || !sat<true>(p, &s)) return std::nullopt;
+    if (!load_and_sat<true, true>(a, b, p, &s, nullptr)) return std::nullopt;
     return to_contact<T>(s, p.exponent);
 }
 

@@ -22,6 +22,7 @@
 
 #include <glm/glm.hpp>
 
+#include <tumble/narrowphase/manifold.hpp>
 #include <tumble/narrowphase/sat.hpp>
 #include <tumble/narrowphase/shapes.hpp>
 
@@ -123,13 +124,34 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept;
 template <bool kContact>
 int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept;
 
-// `sat_fast`, then `sat` when it cannot answer: the core's answer, fast.
+// `sat_fast`, then `sat` when it cannot answer: the core's answer, fast, on input converted by `load`.
 template <bool kContact, class P>
 inline bool sat_filtered(const P& p, SatAxis* out, FastTrace* trace = nullptr) noexcept {
     const int r = sat_fast<kContact>(p, out, trace);
     if (r >= 0) return r != 0;
     if (trace) trace->full_fallback = true;
     return sat<kContact>(p, out);
+}
+
+// The input of a shape pair: BoxPairD for two boxes, BoxTriD for a box and a triangle.
+template <class T, class Shape>
+using InputOf = std::conditional_t<std::is_same_v<Shape, ObbT<T>>, BoxPairD, BoxTriD>;
+
+// Conversion and test as the public functions do them: the unchecked conversion and the fast path; the checked
+// conversion (NaN, infinity, overflow, rescaling) and the exact core only when the fast path cannot answer.
+// `load_fast` gives the same values as `load` whenever it returns true (no rescaling is needed then), so either
+// way *p and *out are what `load` and `sat` give. With kExact, `load` and `sat` alone (for the tests).
+template <bool kContact, bool kExact = false, class T, class Shape>
+[[gnu::always_inline]] inline bool load_and_sat(const ObbT<T>& a, const Shape& b, InputOf<T, Shape>& p,
+                                                SatAxis* out, FastTrace* trace) noexcept {
+    if constexpr (!kExact) {
+        if (load_fast(a, b, p)) {
+            const int r = sat_fast<kContact>(p, out, trace);
+            if (r >= 0) return r != 0;
+        }
+        if (trace) trace->full_fallback = true;
+    }
+    return load(a, b, p) && sat<kContact>(p, out);
 }
 
 // The public tests through the fast path (`trace` may be null), and through the exact core alone (for the tests).
@@ -142,6 +164,10 @@ template <class T, class Shape>
 bool overlap_exact(const ObbT<T>& a, const Shape& b) noexcept;
 template <class T, class Shape>
 std::optional<ContactT<T>> collide_exact(const ObbT<T>& a, const Shape& b) noexcept;
+template <class T, class Shape>
+std::optional<ManifoldT<T>> collide_manifold_traced(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept;
+template <class T, class Shape>
+std::optional<ManifoldT<T>> collide_manifold_exact(const ObbT<T>& a, const Shape& b) noexcept;
 
 // The closed-form estimates of the edge axes that the fast path decides with, and their error bound (for the
 // tests: every estimate is within bound / 2 of the exact value). False when the fast path would not run.

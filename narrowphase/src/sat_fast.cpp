@@ -373,24 +373,14 @@ template int sat_fast<false>(const BoxTriD&, SatAxis*, FastTrace*) noexcept;
 template int sat_fast<true>(const BoxTriD&, SatAxis*, FastTrace*) noexcept;
 
 // ---------------------------------------------------------------------------------------------------------------
-// The public tests: the unchecked conversion and the fast path; the checked conversion (NaN, infinity, overflow,
-// rescaling) and the exact core only when the fast path cannot answer. `load_fast` gives the same values as `load`
-// whenever it returns true (no rescaling is needed then), so both paths see the same input.
+// The public tests (sat_core.hpp, `load_and_sat`).
 
 namespace {
 
 template <class T, class Shape>
-using InputOf = std::conditional_t<std::is_same_v<Shape, ObbT<T>>, BoxPairD, BoxTriD>;
-
-template <class T, class Shape>
 [[gnu::always_inline]] inline bool overlap_impl(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept {
     InputOf<T, Shape> p;
-    if (load_fast(a, b, p)) {
-        const int r = sat_fast<false>(p, nullptr, trace);
-        if (r >= 0) return r != 0;
-    }
-    if (trace) trace->full_fallback = true;
-    return load(a, b, p) && sat<false>(p, nullptr);
+    return load_and_sat<false>(a, b, p, nullptr, trace);
 }
 
 template <class T, class Shape>
@@ -398,13 +388,7 @@ template <class T, class Shape>
                                                                      FastTrace* trace) noexcept {
     InputOf<T, Shape> p;
     SatAxis s;
-    if (load_fast(a, b, p)) {
-        const int r = sat_fast<true>(p, &s, trace);
-        if (r == 0) return std::nullopt;
-        if (r > 0) return to_contact<T>(s, 0);
-    }
-    if (trace) trace->full_fallback = true;
-    if (!load(a, b, p) || !sat<true>(p, &s)) return std::nullopt;
+    if (!load_and_sat<true>(a, b, p, &s, trace)) return std::nullopt;
     return to_contact<T>(s, p.exponent);
 }
 
