@@ -76,18 +76,6 @@ bool rescale(double* const (&lengths)[N], int& exponent) {
 
 }  // namespace
 
-double unscale(double x, int exponent) noexcept { return exponent == 0 ? x : std::ldexp(x, exponent); }
-
-template <class T>
-ContactT<T> to_contact(const SatAxis& s, int exponent) noexcept {
-    ContactT<T> out;
-    out.axis = s.axis;
-    out.negative = s.negative;
-    out.depth = static_cast<T>(unscale(std::max(s.depth, 0.0), exponent));
-    out.normal = Vec3T<T>(s.normal);
-    return out;
-}
-
 template <class T>
 bool load(const ObbT<T>& boxA, const ObbT<T>& boxB, BoxPairD& p) noexcept {
     const double probe = nonfinite_probe(boxA.center) + nonfinite_probe(boxA.axes) +
@@ -236,8 +224,6 @@ template bool sat<false>(const BoxPairD&, SatAxis*) noexcept;
 template bool sat<true>(const BoxPairD&, SatAxis*) noexcept;
 template bool sat<false>(const BoxTriD&, SatAxis*) noexcept;
 template bool sat<true>(const BoxTriD&, SatAxis*) noexcept;
-template ContactT<float> to_contact<float>(const SatAxis&, int) noexcept;
-template ContactT<double> to_contact<double>(const SatAxis&, int) noexcept;
 
 // The exact core alone, for the tests (the public functions and their traced variants are in sat_fast.cpp).
 

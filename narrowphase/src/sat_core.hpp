@@ -179,11 +179,18 @@ bool edge_estimates(const BoxPairD& p, EdgeEstimates& out) noexcept;
 bool edge_estimates(const BoxTriD& p, EdgeEstimates& out) noexcept;
 
 // Back from the scaled frame to metres (exact: a power of two).
-double unscale(double x, int exponent) noexcept;
+inline double unscale(double x, int exponent) noexcept { return exponent == 0 ? x : std::ldexp(x, exponent); }
 
 // The public contact for a SAT result.
 template <class T>
-ContactT<T> to_contact(const SatAxis& s, int exponent) noexcept;
+inline ContactT<T> to_contact(const SatAxis& s, int exponent) noexcept {
+    ContactT<T> out;
+    out.axis = s.axis;
+    out.negative = s.negative;
+    out.depth = static_cast<T>(unscale(std::max(s.depth, 0.0), exponent));
+    out.normal = Vec3T<T>(s.normal);
+    return out;
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Per-axis arithmetic of the exact core. The core and the fast path both call these, so an axis evaluated by either
@@ -216,12 +223,10 @@ inline dvec3 cross_robust(const dvec3& u, const dvec3& v, double uu, double vv) 
     return glm::cross(u, d);
 }
 
-// Departure of a Gram matrix from the identity: max |A_k . A_l - delta_kl|.
+// Departure of a (symmetric) Gram matrix from the identity: max |A_k . A_l - delta_kl|. NaN entries are ignored.
 [[gnu::always_inline]] inline double gram_error(const double G[3][3]) noexcept {
-    double e = 0.0;
-    for (int k = 0; k < 3; ++k)
-        for (int l = 0; l < 3; ++l) e = std::max(e, std::abs(G[k][l] - (k == l ? 1.0 : 0.0)));
-    return e;
+    return std::max({0.0, std::abs(G[0][0] - 1.0), std::abs(G[1][1] - 1.0), std::abs(G[2][2] - 1.0),
+                     std::abs(G[0][1]), std::abs(G[0][2]), std::abs(G[1][2])});
 }
 
 // An edge axis wins over the best face axis when its depth is below this (sat.hpp, the face bias).
@@ -326,7 +331,7 @@ struct TriEdges {
     dvec3 E[3];
     double E2[3];
 };
-inline TriEdges tri_edges(const BoxTriD& p) noexcept {
+[[gnu::always_inline]] inline TriEdges tri_edges(const BoxTriD& p) noexcept {
     const dvec3* v = p.v;
     TriEdges t{{v[1] - v[0], v[2] - v[1], v[0] - v[2]}, {}};
     for (int j = 0; j < 3; ++j) t.E2[j] = glm::dot(t.E[j], t.E[j]);
@@ -335,7 +340,7 @@ inline TriEdges tri_edges(const BoxTriD& p) noexcept {
 
 // Box-triangle axis 3, the triangle normal n = E_j x E_j+1 formed from the longest edge and its successor so that
 // slivers keep full precision. Invalid when the triangle is degenerate.
-inline EdgeAxis tri_normal_axis(const BoxTriD& p, const TriEdges& te) noexcept {
+[[gnu::always_inline]] inline EdgeAxis tri_normal_axis(const BoxTriD& p, const TriEdges& te) noexcept {
     EdgeAxis x;
     const double* E2 = te.E2;
     const int j = E2[0] >= E2[1] ? (E2[0] >= E2[2] ? 0 : 2) : (E2[1] >= E2[2] ? 1 : 2);

@@ -246,8 +246,11 @@ namespace {
 }
 
 [[gnu::always_inline]] inline void tri_frame_edges(const double P[3][3], double Ep[3][3]) noexcept {
-    for (int j = 0; j < 3; ++j)
-        for (int k = 0; k < 3; ++k) Ep[j][k] = P[k][next1(j)] - P[k][j];
+    for (int k = 0; k < 3; ++k) {
+        Ep[0][k] = P[k][1] - P[k][0];
+        Ep[1][k] = P[k][2] - P[k][1];
+        Ep[2][k] = P[k][0] - P[k][2];
+    }
 }
 
 // Largest 1-norm of the vertices, and whether every coordinate is finite.
@@ -270,18 +273,28 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
     bool face_negative[3];
 
     // Axes 0-2, the box's faces, as the core evaluates them; P[i][k] = V_k . A_i are the vertices in the box frame.
-    for (int i = 0; i < 3; ++i) {
+    const bool faces = each<3>([&](auto I) {
+        constexpr int i = I;
         for (int k = i; k < 3; ++k) GA[i][k] = GA[k][i] = glm::dot(a[i], a[k]);
         for (int k = 0; k < 3; ++k) P[i][k] = glm::dot(v[k], a[i]);
         const double r = e[0] * std::abs(GA[i][0]) + e[1] * std::abs(GA[i][1]) + e[2] * std::abs(GA[i][2]);
         const double lo = std::min({P[i][0], P[i][1], P[i][2]}), hi = std::max({P[i][0], P[i][1], P[i][2]});
-        if (!(lo <= r && hi >= -r)) return 0;
+        if (!(lo <= r && hi >= -r)) return false;
         if constexpr (kContact) {
             const Interval iv = box_vs_interval(r, lo, hi);
             face_over[i] = iv.overlap;
             face_negative[i] = iv.negative;
         }
-    }
+        return true;
+    });
+    if (!faces) return 0;
+
+    // Axis 3, the triangle normal, exactly (it needs the edges in the world frame anyway). Whatever the input, the
+    // core returns "separated" too when this axis separates, since it tests the same axes in the same order.
+    const TriEdges te = tri_edges(p);
+    const EdgeAxis normal = tri_normal_axis(p, te);
+    if (normal.valid && normal.separated) return 0;
+
     const double dA = gram_error(GA);
     if (!(dA <= kMaxAxisError)) return -1;
     bool finite;
@@ -289,63 +302,67 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
     const double bound = tri_edge_bound(dA, std::abs(e[0]) + std::abs(e[1]) + std::abs(e[2]), V);
     if (!(finite && bound < kInf)) return -1;  // a non-finite vertex or half extent
 
-    // Axis 3, the triangle normal, exactly (it needs the edges in the world frame anyway).
-    const TriEdges te = tri_edges(p);
-    const EdgeAxis normal = tri_normal_axis(p, te);
-    if (normal.valid && normal.separated) return 0;
-
     // Axes 4-12 by the closed forms in the box frame; the core's arithmetic where they cannot decide.
     double Ep[3][3], over_edge[9];
     tri_frame_edges(P, Ep);
     unsigned exact = 0;
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-            const int k = 3 * i + j;
-            const double o = tri_edge_closed(e, P, Ep, i, j);
-            if (o < -bound) return 0;
-            if (!(o > bound)) {
-                note_exact(trace, 4 + k);
-                exact |= 1u << k;
-                const EdgeAxis x = tri_edge_axis(p, GA, te, i, j);
-                if (x.valid && x.separated) return 0;
-            }
-            over_edge[k] = o;
+    const bool edges = each<9>([&](auto K) {
+        constexpr int k = K, i = k / 3, j = k % 3;
+        const double o = tri_edge_closed(e, P, Ep, i, j);
+        over_edge[k] = o;
+        if (o < -bound) return false;
+        if (!(o > bound)) {
+            note_exact(trace, 4 + k);
+            exact |= 1u << k;
+            const EdgeAxis x = tri_edge_axis(p, GA, te, i, j);
+            if (x.valid && x.separated) return false;
         }
+        return true;
+    });
+    if (!edges) return 0;
     if constexpr (!kContact) {
         return 1;
     } else {
+        // The face of least depth, as for two boxes; the normal's depth is exact already.
         const double fa = dA + 8.0 * kU;
-        double least = normal.valid ? normal.depth() : kInf;
-        for (int f = 0; f < 3; ++f) least = std::min(least, face_over[f] * (1.0 + fa));
+        const double least = std::min({normal.valid ? normal.depth() : kInf, face_over[0] * (1.0 + fa),
+                                       face_over[1] * (1.0 + fa), face_over[2] * (1.0 + fa)});
         Candidate face;
-        for (int f = 0; f < 3; ++f) {
+        each<3>([&](auto F) {
+            constexpr int f = F;
             const double low = face_over[f] * (1.0 - fa);
-            if (!(low <= least || low < kTiny)) continue;
-            if (trace) ++trace->face_candidates;
-            face.consider(face_over[f] / std::sqrt(GA[f][f]), f, face_negative[f], a[f]);
-        }
+            if (low <= least || low < kTiny) {
+                if (trace) ++trace->face_candidates;
+                face.consider(face_over[f] / std::sqrt(GA[f][f]), f, face_negative[f], a[f]);
+            }
+            return true;
+        });
         if (normal.valid) face.consider(normal.depth(), 3, normal.negative, normal.L);
 
+        // Edges that can beat the face (see the box-box case): |L|^2 <= |A_i|^2 |E_j|^2 - (E_j . A_i)^2, up to
+        // round-off, and E_j . A_i is Ep[j][i] up to the same.
         const double emax2 = std::max({te.E2[0], te.E2[1], te.E2[2]});
         const double size = std::max({e[0], e[1], e[2], 0.5 * std::sqrt(emax2)});
         const double threshold = face_threshold(face.depth, size, dA);
+        const double t2 = threshold * threshold * kPadHigh;
         const double len2_slack = 320.0 * kU * V * V;
+        unsigned evaluate = exact;
+        if (threshold > 0.0) {
+            each<9>([&](auto K) {
+                constexpr int k = K, i = k / 3, j = k % 3;
+                const double m = over_edge[k] - bound;
+                const double rhs = t2 * (GA[i][i] * te.E2[j] - Ep[j][i] * Ep[j][i] + len2_slack);
+                if (!(m > 0.0 && rhs >= kTinySquare && m * m * kPadLow >= rhs)) evaluate |= 1u << k;
+                return true;
+            });
+        }
         Candidate edge;
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) {
-                const int k = 3 * i + j;
-                bool evaluate = (exact >> k) & 1u;
-                if (!evaluate && threshold > 0.0) {
-                    const double m = over_edge[k] - bound;
-                    const double len2_max = GA[i][i] * te.E2[j] - Ep[j][i] * Ep[j][i] + len2_slack;
-                    const double rhs = threshold * threshold * len2_max * kPadHigh;
-                    evaluate = !(m > 0.0 && rhs >= kTinySquare && m * m * kPadLow >= rhs);
-                }
-                if (!evaluate) continue;
-                if (!((exact >> k) & 1u)) note_exact(trace, 4 + k);
-                const EdgeAxis x = tri_edge_axis(p, GA, te, i, j);
-                if (x.valid) edge.consider(x.depth(), 4 + k, x.negative, x.L);
-            }
+        for (int k = 0; evaluate != 0; ++k, evaluate >>= 1) {
+            if (!(evaluate & 1u)) continue;
+            if (!((exact >> k) & 1u)) note_exact(trace, 4 + k);
+            const EdgeAxis x = tri_edge_axis(p, GA, te, k / 3, k % 3);
+            if (x.valid) edge.consider(x.depth(), 4 + k, x.negative, x.L);
+        }
         finish(face, edge, size, dA, out);
         return 1;
     }
