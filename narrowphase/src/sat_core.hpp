@@ -30,6 +30,19 @@ namespace tumble::detail {
 
 using dvec3 = glm::dvec3;
 
+// std::min({x, ...}) and std::max({x, ...}) written out: the same value bit for bit (the first of equal values, a
+// NaN kept only in first place), without the loop those are at -O2.
+template <class... X>
+[[gnu::always_inline]] inline double min_of(double x, X... rest) noexcept {
+    ((x = std::min(x, static_cast<double>(rest))), ...);
+    return x;
+}
+template <class... X>
+[[gnu::always_inline]] inline double max_of(double x, X... rest) noexcept {
+    ((x = std::max(x, static_cast<double>(rest))), ...);
+    return x;
+}
+
 // Two boxes: B relative to A's centre (the frame origin). Lengths are world lengths times 2^-exponent.
 struct BoxPairD {
     dvec3 a[3], b[3];      // axes as given (columns), not renormalised
@@ -83,7 +96,7 @@ inline bool load_fast(const ObbT<T>& A, const ObbT<T>& B, BoxPairD& p) noexcept 
     if constexpr (std::is_same_v<T, double>) {
         double largest = 0.0;
         for (int i = 0; i < 3; ++i)
-            largest = std::max({largest, std::abs(p.ea[i]), std::abs(p.eb[i]), std::abs(p.t[i])});
+            largest = max_of(largest, std::abs(p.ea[i]), std::abs(p.eb[i]), std::abs(p.t[i]));
         return largest > 0x1p-200 && largest < 0x1p200;
     }
     return true;
@@ -102,8 +115,7 @@ inline bool load_fast(const ObbT<T>& box, const TriangleT<T>& tri, BoxTriD& p) n
     if constexpr (std::is_same_v<T, double>) {
         double largest = 0.0;
         for (int i = 0; i < 3; ++i)
-            largest = std::max({largest, std::abs(p.e[i]), std::abs(p.v[0][i]), std::abs(p.v[1][i]),
-                                std::abs(p.v[2][i])});
+            largest = max_of(largest, std::abs(p.e[i]), std::abs(p.v[0][i]), std::abs(p.v[1][i]), std::abs(p.v[2][i]));
         return largest > 0x1p-200 && largest < 0x1p200;
     }
     return true;
@@ -225,8 +237,8 @@ inline dvec3 cross_robust(const dvec3& u, const dvec3& v, double uu, double vv) 
 
 // Departure of a (symmetric) Gram matrix from the identity: max |A_k . A_l - delta_kl|. NaN entries are ignored.
 [[gnu::always_inline]] inline double gram_error(const double G[3][3]) noexcept {
-    return std::max({0.0, std::abs(G[0][0] - 1.0), std::abs(G[1][1] - 1.0), std::abs(G[2][2] - 1.0),
-                     std::abs(G[0][1]), std::abs(G[0][2]), std::abs(G[1][2])});
+    return max_of(0.0, std::abs(G[0][0] - 1.0), std::abs(G[1][1] - 1.0), std::abs(G[2][2] - 1.0), std::abs(G[0][1]),
+                  std::abs(G[0][2]), std::abs(G[1][2]));
 }
 
 // An edge axis wins over the best face axis when its depth is below this (sat.hpp, the face bias).
@@ -334,7 +346,9 @@ struct TriEdges {
 [[gnu::always_inline]] inline TriEdges tri_edges(const BoxTriD& p) noexcept {
     const dvec3* v = p.v;
     TriEdges t{{v[1] - v[0], v[2] - v[1], v[0] - v[2]}, {}};
-    for (int j = 0; j < 3; ++j) t.E2[j] = glm::dot(t.E[j], t.E[j]);
+    t.E2[0] = glm::dot(t.E[0], t.E[0]);
+    t.E2[1] = glm::dot(t.E[1], t.E[1]);
+    t.E2[2] = glm::dot(t.E[2], t.E[2]);
     return t;
 }
 
@@ -354,7 +368,7 @@ struct TriEdges {
     const double r = p.e[0] * std::abs(glm::dot(a[0], x.L)) + p.e[1] * std::abs(glm::dot(a[1], x.L)) +
                      p.e[2] * std::abs(glm::dot(a[2], x.L));
     const double d0 = glm::dot(v[0], x.L), d1 = glm::dot(v[1], x.L), d2 = glm::dot(v[2], x.L);
-    const double lo = std::min({d0, d1, d2}), hi = std::max({d0, d1, d2});
+    const double lo = min_of(d0, d1, d2), hi = max_of(d0, d1, d2);
     x.separated = !(lo <= r && hi >= -r);
     const Interval iv = box_vs_interval(r, lo, hi);
     x.overlap = iv.overlap;

@@ -45,6 +45,16 @@
 #include <utility>
 
 namespace tumble::detail {
+
+// Calls f(integral_constant<int, K>) for K = 0 .. N-1 in order while it returns true; whether all did. The axis
+// loops are unrolled this way so that every index is a constant and the small matrices stay in registers.
+template <int N, class F>
+[[gnu::always_inline]] inline bool each(F&& f) {
+    return [&]<int... K>(std::integer_sequence<int, K...>) {
+        return (f(std::integral_constant<int, K>{}) && ...);
+    }(std::make_integer_sequence<int, N>{});
+}
+
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -78,8 +88,12 @@ constexpr double kTinySquare = 0x1p-1000;
 }
 
 [[gnu::always_inline]] inline void gram(const dvec3 a[3], double G[3][3]) noexcept {
-    for (int i = 0; i < 3; ++i)
-        for (int k = i; k < 3; ++k) G[i][k] = G[k][i] = glm::dot(a[i], a[k]);
+    G[0][0] = glm::dot(a[0], a[0]);
+    G[1][1] = glm::dot(a[1], a[1]);
+    G[2][2] = glm::dot(a[2], a[2]);
+    G[0][1] = G[1][0] = glm::dot(a[0], a[1]);
+    G[0][2] = G[2][0] = glm::dot(a[0], a[2]);
+    G[1][2] = G[2][1] = glm::dot(a[1], a[2]);
 }
 
 inline void note_exact(FastTrace* trace, int axis) noexcept {
@@ -90,15 +104,6 @@ inline void note_exact(FastTrace* trace, int axis) noexcept {
 }
 
 }  // namespace
-
-// Calls f(integral_constant<int, K>) for K = 0 .. N-1 in order while it returns true; whether all did. The axis
-// loops are unrolled this way so that every index is a constant and the small matrices stay in registers.
-template <int N, class F>
-[[gnu::always_inline]] inline bool each(F&& f) {
-    return [&]<int... K>(std::integer_sequence<int, K...>) {
-        return (f(std::integral_constant<int, K>{}) && ...);
-    }(std::make_integer_sequence<int, N>{});
-}
 
 template <bool kContact>
 int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
@@ -115,8 +120,15 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
     // an infinite centre or axis makes some face axis NaN or -inf: separated, as the core reports.
     const bool faces_a = each<3>([&](auto I) {
         constexpr int i = I;
-        for (int k = i; k < 3; ++k) GA[i][k] = GA[k][i] = glm::dot(a[i], a[k]);
-        for (int j = 0; j < 3; ++j) R[i][j] = glm::dot(a[i], b[j]);
+        each<3>([&](auto K) {
+            constexpr int k = K;
+            if constexpr (k >= i) {
+                GA[i][k] = glm::dot(a[i], a[k]);
+                GA[k][i] = GA[i][k];
+            }
+            R[i][k] = glm::dot(a[i], b[k]);
+            return true;
+        });
         ta[i] = glm::dot(t, a[i]);
         over_face[i] = face_a_over(p, GA, R, i, ta[i]);
         return over_face[i] >= 0.0;
@@ -160,8 +172,8 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
         // The face of least depth. The core's depth over / sqrt(G_ff) lies within a relative dA (dB) + 2.1 units of
         // round-off of over; only faces that can be the least are evaluated.
         const double fa = dA + 8.0 * kU, fb = dB + 8.0 * kU;
-        const double least = std::min({over_face[0] * (1.0 + fa), over_face[1] * (1.0 + fa), over_face[2] * (1.0 + fa),
-                                       over_face[3] * (1.0 + fb), over_face[4] * (1.0 + fb), over_face[5] * (1.0 + fb)});
+        const double least = min_of(over_face[0] * (1.0 + fa), over_face[1] * (1.0 + fa), over_face[2] * (1.0 + fa),
+                                    over_face[3] * (1.0 + fb), over_face[4] * (1.0 + fb), over_face[5] * (1.0 + fb));
         Candidate face;
         each<6>([&](auto F) {
             constexpr int f = F;
@@ -178,7 +190,7 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
 
         // Edges that can beat the face: their depth over / |L| must fall below the threshold. With over >= over' -
         // bound and |L|^2 <= G_ii G_jj - R_ij^2 + 32 u, an edge whose lower bound clears the threshold is out.
-        const double size = std::max({ea[0], ea[1], ea[2], eb[0], eb[1], eb[2]});
+        const double size = max_of(ea[0], ea[1], ea[2], eb[0], eb[1], eb[2]);
         const double axis_error = std::max(dA, dB);
         const double threshold = face_threshold(face.depth, size, axis_error);
         const double t2 = threshold * threshold * kPadHigh;
@@ -246,19 +258,25 @@ namespace {
 }
 
 [[gnu::always_inline]] inline void tri_frame_edges(const double P[3][3], double Ep[3][3]) noexcept {
-    for (int k = 0; k < 3; ++k) {
+    each<3>([&](auto K) {
+        constexpr int k = K;
         Ep[0][k] = P[k][1] - P[k][0];
         Ep[1][k] = P[k][2] - P[k][1];
         Ep[2][k] = P[k][0] - P[k][2];
-    }
+        return true;
+    });
 }
 
 // Largest 1-norm of the vertices, and whether every coordinate is finite.
 [[gnu::always_inline]] inline double vertex_reach(const BoxTriD& p, bool& finite) noexcept {
     double n[3];
-    for (int k = 0; k < 3; ++k) n[k] = std::abs(p.v[k].x) + std::abs(p.v[k].y) + std::abs(p.v[k].z);
+    each<3>([&](auto K) {
+        constexpr int k = K;
+        n[k] = std::abs(p.v[k].x) + std::abs(p.v[k].y) + std::abs(p.v[k].z);
+        return true;
+    });
     finite = n[0] + n[1] + n[2] < kInf;
-    return std::max({n[0], n[1], n[2]});
+    return max_of(n[0], n[1], n[2]);
 }
 
 }  // namespace
@@ -275,10 +293,17 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
     // Axes 0-2, the box's faces, as the core evaluates them; P[i][k] = V_k . A_i are the vertices in the box frame.
     const bool faces = each<3>([&](auto I) {
         constexpr int i = I;
-        for (int k = i; k < 3; ++k) GA[i][k] = GA[k][i] = glm::dot(a[i], a[k]);
-        for (int k = 0; k < 3; ++k) P[i][k] = glm::dot(v[k], a[i]);
+        each<3>([&](auto K) {
+            constexpr int k = K;
+            if constexpr (k >= i) {
+                GA[i][k] = glm::dot(a[i], a[k]);
+                GA[k][i] = GA[i][k];
+            }
+            P[i][k] = glm::dot(v[k], a[i]);
+            return true;
+        });
         const double r = e[0] * std::abs(GA[i][0]) + e[1] * std::abs(GA[i][1]) + e[2] * std::abs(GA[i][2]);
-        const double lo = std::min({P[i][0], P[i][1], P[i][2]}), hi = std::max({P[i][0], P[i][1], P[i][2]});
+        const double lo = min_of(P[i][0], P[i][1], P[i][2]), hi = max_of(P[i][0], P[i][1], P[i][2]);
         if (!(lo <= r && hi >= -r)) return false;
         if constexpr (kContact) {
             const Interval iv = box_vs_interval(r, lo, hi);
@@ -325,8 +350,8 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
     } else {
         // The face of least depth, as for two boxes; the normal's depth is exact already.
         const double fa = dA + 8.0 * kU;
-        const double least = std::min({normal.valid ? normal.depth() : kInf, face_over[0] * (1.0 + fa),
-                                       face_over[1] * (1.0 + fa), face_over[2] * (1.0 + fa)});
+        const double least = min_of(normal.valid ? normal.depth() : kInf, face_over[0] * (1.0 + fa),
+                                    face_over[1] * (1.0 + fa), face_over[2] * (1.0 + fa));
         Candidate face;
         each<3>([&](auto F) {
             constexpr int f = F;
@@ -341,8 +366,8 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
 
         // Edges that can beat the face (see the box-box case): |L|^2 <= |A_i|^2 |E_j|^2 - (E_j . A_i)^2, up to
         // round-off, and E_j . A_i is Ep[j][i] up to the same.
-        const double emax2 = std::max({te.E2[0], te.E2[1], te.E2[2]});
-        const double size = std::max({e[0], e[1], e[2], 0.5 * std::sqrt(emax2)});
+        const double emax2 = max_of(te.E2[0], te.E2[1], te.E2[2]);
+        const double size = max_of(e[0], e[1], e[2], 0.5 * std::sqrt(emax2));
         const double threshold = face_threshold(face.depth, size, dA);
         const double t2 = threshold * threshold * kPadHigh;
         const double len2_slack = 320.0 * kU * V * V;
