@@ -3,6 +3,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <tumble/narrowphase/manifold.hpp>
 #include <tumble/narrowphase/sat.hpp>
 
 #include "inputs.hpp"
@@ -34,6 +35,12 @@ void BM_BoxBox_Tumble_collide(benchmark::State& state) {
 }
 BENCHMARK(BM_BoxBox_Tumble_collide);
 
+void BM_BoxBox_Tumble_collide_manifold(benchmark::State& state) {
+    const auto& in = bench::box_pairs();
+    per_pair(state, [&](std::size_t k) { return tumble::collide_manifold(in[k].a, in[k].b); });
+}
+BENCHMARK(BM_BoxBox_Tumble_collide_manifold);
+
 void BM_BoxTri_Tumble_overlap(benchmark::State& state) {
     const auto& in = bench::box_triangles();
     std::size_t hits = 0;
@@ -48,5 +55,11 @@ void BM_BoxTri_Tumble_collide(benchmark::State& state) {
     per_pair(state, [&](std::size_t k) { return tumble::collide(in[k].box, in[k].tri); });
 }
 BENCHMARK(BM_BoxTri_Tumble_collide);
+
+void BM_BoxTri_Tumble_collide_manifold(benchmark::State& state) {
+    const auto& in = bench::box_triangles();
+    per_pair(state, [&](std::size_t k) { return tumble::collide_manifold(in[k].box, in[k].tri); });
+}
+BENCHMARK(BM_BoxTri_Tumble_collide_manifold);
 
 }  // namespace

@@ -34,6 +34,16 @@ TEST(DropSample, SameSeedSameHashOtherSeedOtherHash) {
     EXPECT_NE(a.state_hash, c.state_hash);
 }
 
+TEST(DropSample, TwoThreadsGiveTheHashOfOne) {
+    tumble::samples::DropOptions o;
+    o.boxes = 200;
+    const auto one = tumble::samples::run_drop(kLevel, o, 120, 1.0f / 60.0f);
+    o.threads = 2;
+    const auto two = tumble::samples::run_drop(kLevel, o, 120, 1.0f / 60.0f);
+    EXPECT_EQ(one.state_hash, two.state_hash);
+    EXPECT_EQ(one.max_penetration, two.max_penetration);
+}
+
 TEST(DropSample, SpawnedBoxesTouchNothingAndSitInsideTheLevel) {
     const tumble::ObjFile file = tumble::load_obj(kLevel);
     tumble::samples::DropOptions o;

@@ -107,6 +107,7 @@ DropResult run_drop(const std::filesystem::path& level, const DropOptions& optio
     const ObjFile file = load_obj(level);
     WorldSettings settings;
     settings.sleep.enabled = options.sleep;
+    settings.threads = options.threads;
     World world(settings);
     world.add_mesh(file.mesh);
     float lowest = std::numeric_limits<float>::max();

@@ -45,6 +45,7 @@ struct DropOptions {
     float min_floor_normal_y = 0.7f;  ///< a floor faces up within ~45 degrees
     int max_attempts_per_box = 400;
     bool sleep = true;  ///< WorldSettings::sleep.enabled of the world run_drop steps
+    int threads = 1;    ///< WorldSettings::threads of the world run_drop steps (results identical for any count)
 };
 
 /// Spawns `options.boxes` dynamic boxes (mass 1 kg, zero velocity) above upward-facing floor triangles of `level`

@@ -32,6 +32,9 @@ int main(int argc, char** argv) {
     app.add_option("--steps", steps, "number of steps")->capture_default_str()->check(CLI::Range(0, 100000000));
     app.add_option("--seed", options.seed, "random seed of the spawn")->capture_default_str();
     app.add_option("--dt", dt, "step length in seconds")->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("--threads", options.threads, "threads that step the world (same result for any count)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 256));
     bool no_sleep = false;
     app.add_flag("--no-sleep", no_sleep, "keep every body awake (SleepSettings::enabled = false)");
     CLI11_PARSE(app, argc, argv);

@@ -139,11 +139,15 @@ Obb swept_box(const SolverBody& b, float margin) {
 }
 
 // True when `box` lies in `swept`, a box with the same axes (its swept box): the corrections so far kept the body
-// within the region its candidates were chosen for.
+// within the region its candidates were chosen for. Conservative: a box within a few float round-offs of the boundary
+// (4e-6 of the coordinates' magnitude, far more than the rounding of these sums) counts as outside.
 bool inside(const Obb& swept, const Obb& box) {
     const glm::vec3 d = box.center - swept.center;
-    for (int i = 0; i < 3; ++i)
-        if (std::abs(glm::dot(d, swept.axes[i])) + box.half_extents[i] > swept.half_extents[i]) return false;
+    const float magnitude = std::abs(box.center.x) + std::abs(box.center.y) + std::abs(box.center.z);
+    for (int i = 0; i < 3; ++i) {
+        const float slack = 4e-6f * (magnitude + swept.half_extents[i]);
+        if (!(std::abs(glm::dot(d, swept.axes[i])) + box.half_extents[i] < swept.half_extents[i] - slack)) return false;
+    }
     return true;
 }
 
@@ -160,14 +164,15 @@ std::uint32_t find_root(std::vector<std::uint32_t>& parent, std::uint32_t x) {
 
 void PositionSolver::build_islands(std::span<const SolverBody> bodies, std::span<const BodyPairRef> pairs,
                                    std::span<const TriangleRef> triangles) {
-    // Union-find over dynamic bodies linked by a live body pair; a contact belongs to the island of its dynamic body.
-    // Islands are ranked by their first contact, and each lists its contacts in ascending index.
+    // Union-find over dynamic bodies linked by a body pair, culled or not (so the islands, their order and their
+    // passes are those of a solver without culling); a contact belongs to the island of its dynamic body. Islands are
+    // ranked by their first contact, and each lists its contacts in ascending index.
     const std::size_t contacts = pairs.size() + triangles.size();
     parent_.resize(bodies.size());
     for (std::uint32_t i = 0; i < parent_.size(); ++i) parent_[i] = i;
     for (std::size_t k = 0; k < pairs.size(); ++k) {
         const BodyPairRef& p = pairs[k];
-        if (live_[k] && bodies[p.a].dynamic && bodies[p.b].dynamic) {
+        if (bodies[p.a].dynamic && bodies[p.b].dynamic) {
             const std::uint32_t ra = find_root(parent_, p.a), rb = find_root(parent_, p.b);
             if (ra != rb) parent_[std::max(ra, rb)] = std::min(ra, rb);
         }
@@ -176,9 +181,15 @@ void PositionSolver::build_islands(std::span<const SolverBody> bodies, std::span
     contact_island_.assign(contacts, kNoIsland);
     std::uint32_t islands = 0;
     for (std::size_t k = 0; k < contacts; ++k) {
-        if (!live_[k]) continue;
-        const std::uint32_t body = k < pairs.size() ? (bodies[pairs[k].a].dynamic ? pairs[k].a : pairs[k].b)
-                                                    : triangles[k - pairs.size()].body;
+        std::uint32_t body;
+        if (k < pairs.size()) {
+            const BodyPairRef& p = pairs[k];
+            if (!bodies[p.a].dynamic && !bodies[p.b].dynamic) continue;
+            body = bodies[p.a].dynamic ? p.a : p.b;
+        } else {
+            body = triangles[k - pairs.size()].body;
+            if (!bodies[body].dynamic) continue;
+        }
         const std::uint32_t root = find_root(parent_, body);
         if (island_of_root_[root] == kNoIsland) island_of_root_[root] = islands++;
         contact_island_[k] = island_of_root_[root];
@@ -197,8 +208,14 @@ void PositionSolver::build_islands(std::span<const SolverBody> bodies, std::span
 
 int PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodies, std::span<const BodyPairRef> pairs,
                                std::span<const TriangleRef> triangles, const SolverSettings& settings) {
-    // A contact whose bodies have not moved since it was last tested and found nothing to correct would give the
-    // same answer again: it is skipped (each body's version counts its moves; a contact keeps the versions it saw).
+    // Two kinds of contact are skipped because testing them would find nothing to correct, so the result is that of
+    // testing them: a culled candidate (swept boxes apart) while neither body has been carried out of its swept box,
+    // and a contact whose bodies have not moved since it was last tested and found nothing to correct (each body's
+    // version counts its moves; a contact keeps the versions it saw).
+    auto moved = [&](std::uint32_t i) {
+        ++version_[i];
+        if (!escaped_[i] && !inside(swept_[i], bodies[i].obb())) escaped_[i] = 1;
+    };
     auto versions = [&](std::uint32_t a, std::uint32_t b) {
         return (static_cast<std::uint64_t>(version_[a]) << 32) | version_[b];
     };
@@ -209,6 +226,7 @@ int PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodie
             const std::uint32_t k = island_contacts_[i];
             if (k < pairs.size()) {
                 const std::uint32_t ia = pairs[k].a, ib = pairs[k].b;
+                if (!live_[k] && !escaped_[ia] && !escaped_[ib]) continue;
                 if (seen_[k] == versions(ia, ib)) continue;
                 SolverBody& a = bodies[ia];
                 SolverBody& b = bodies[ib];
@@ -219,12 +237,13 @@ int PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodie
                 }
                 const float wa = a.dynamic ? (b.dynamic ? 0.5f : 1.0f) : 0.0f;
                 correct(a, &b, c->normal, c->depth, wa, 1.0f - wa, normal_sum_[k], friction_sum_[k], settings);
-                if (a.dynamic) ++version_[ia];
-                if (b.dynamic) ++version_[ib];
+                if (a.dynamic) moved(ia);
+                if (b.dynamic) moved(ib);
                 normal_[k] = c->normal;
                 deepest = std::max(deepest, c->depth);
             } else {
                 const TriangleRef& t = triangles[k - pairs.size()];
+                if (!live_[k] && !escaped_[t.body]) continue;
                 if (seen_[k] == version_[t.body]) continue;
                 SolverBody& body = bodies[t.body];
                 const std::optional<Contact> c = mesh_contact(body.obb(), t.triangle, body.start_position, t.active_edges);
@@ -233,7 +252,7 @@ int PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodie
                     continue;
                 }
                 correct(body, nullptr, c->normal, c->depth, 1.0f, 0.0f, normal_sum_[k], friction_sum_[k], settings);
-                ++version_[t.body];
+                moved(t.body);
                 normal_[k] = c->normal;
                 deepest = std::max(deepest, c->depth);
             }
@@ -252,11 +271,10 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<const BodyPai
     normal_.assign(contacts, glm::vec3(0.0f));
     version_.assign(bodies.size(), 0);
     seen_.assign(contacts, kUntested);
-    passes_.assign(contacts, 0);
 
-    // Candidates whose swept boxes (motion of the step plus the margin) do not meet cannot touch during the step,
-    // unless a correction carries a body out of its swept box: one separating-axis test each, instead of one per
-    // pass. They join no island.
+    // Candidates whose swept boxes (motion of the step plus the margin) do not meet cannot touch during the step
+    // unless a correction carries a body out of its swept box: one separating-axis test each, and in the passes only
+    // a check of two flags, instead of a test per pass. They stay in their islands, so culling changes no result.
     // Body pairs go through the batch test (narrowphase/batch.hpp: several pairs per SIMD instruction, the same
     // answers as overlap()) on the swept boxes also kept as a structure of arrays; triangles one by one.
     swept_.resize(bodies.size());
@@ -289,57 +307,14 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<const BodyPai
                 std::span<std::uint8_t>(meet, n));
         for (std::size_t i = 0; i < n; ++i) live_[slot[i]] = meet[i];
     });
+    escaped_.assign(bodies.size(), 0);
 
-    // Rounds: solve every island that has a contact nobody solved yet; then look for bodies the corrections carried
-    // out of their swept boxes, and wake the culled candidates they now overlap. Usually one round.
-    fresh_.assign(contacts, 1);
-    for (int round = 0;; ++round) {
-        build_islands(bodies, pairs, triangles);
-        // Islands share no dynamic body, so they run concurrently with the same result as one after the other.
-        const std::size_t islands = island_begin_.size() - 1;
-        parallel.for_each_chunk(islands, 8, [&](std::size_t first, std::size_t last) {
-            for (std::size_t island = first; island < last; ++island) {
-                bool needed = false;
-                for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1] && !needed; ++i)
-                    needed = fresh_[island_contacts_[i]] != 0;
-                if (!needed) continue;
-                const int passes = run_island(static_cast<std::uint32_t>(island), bodies, pairs, triangles, settings);
-                for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i) {
-                    const std::uint32_t k = island_contacts_[i];
-                    passes_[k] = std::max(passes_[k], passes);
-                    fresh_[k] = 0;
-                }
-            }
-        });
-        if (round == 8) break;  // bounded: each round only adds contacts, and this has never been reached
-        std::atomic<bool> woke{false};
-        auto escaped = [&](std::uint32_t b) { return bodies[b].dynamic && !inside(swept_[b], bodies[b].obb()); };
-        parallel.for_each_chunk(contacts, 256, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t k = begin; k < end; ++k) {
-                if (live_[k]) continue;
-                if (k < pairs.size()) {
-                    const BodyPairRef& p = pairs[k];
-                    if (!escaped(p.a) && !escaped(p.b)) continue;
-                    const std::optional<Contact> c = box_contact(bodies[p.a].obb(), bodies[p.a].internal_faces,
-                                                                 bodies[p.b].obb(), bodies[p.b].internal_faces);
-                    if (!c || !(c->depth > 0.0f)) continue;
-                } else {
-                    const TriangleRef& t = triangles[k - pairs.size()];
-                    if (!escaped(t.body)) continue;
-                    const std::optional<Contact> c =
-                        mesh_contact(bodies[t.body].obb(), t.triangle, bodies[t.body].start_position, t.active_edges);
-                    if (!c || !(c->depth > 0.0f)) continue;
-                }
-                live_[k] = 1;
-                fresh_[k] = 1;
-                woke.store(true, std::memory_order_relaxed);
-            }
-        });
-        if (!woke.load()) break;
-    }
-    for (std::uint32_t island = 0; island + 1 < island_begin_.size(); ++island)
-        for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i)
-            island_passes_[island] = std::max(island_passes_[island], passes_[island_contacts_[i]]);
+    build_islands(bodies, pairs, triangles);
+    // Islands share no dynamic body, so they run concurrently with the same result as one after the other.
+    parallel.for_each_chunk(island_passes_.size(), 8, [&](std::size_t first, std::size_t last) {
+        for (std::size_t island = first; island < last; ++island)
+            island_passes_[island] = run_island(static_cast<std::uint32_t>(island), bodies, pairs, triangles, settings);
+    });
 }
 
 void PositionSolver::settle_velocities(std::span<const SolverBody> bodies, std::span<glm::vec3> velocities,

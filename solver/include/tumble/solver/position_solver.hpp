@@ -36,8 +36,9 @@ struct SolverSettings {
     /// 0 runs every island for all `iterations` passes.
     float tolerance = 1e-5f;
     /// Candidates whose swept boxes (each body's box stretched over its motion in the step) stay farther apart than
-    /// twice this are not tested again in the step (metres, >= 0). Like the broadphase margin, it covers the
-    /// displacement that corrections add during the step.
+    /// twice this are not tested in the passes until a correction carries one of their bodies out of its swept box
+    /// (metres, >= 0). It only changes speed, never the result: a larger margin tests more candidates, a smaller one
+    /// sees more bodies escape. Like the broadphase margin, it covers the displacement that corrections add.
     float margin = 0.02f;
     /// Coefficient of static friction (dimensionless, >= 0): a contact holds when the tangential slip of the step
     /// is below static_friction times the normal correction. A box rests on a slope of angle a when
@@ -112,20 +113,22 @@ std::optional<Contact> box_contact(const Obb& a, FaceFlags a_internal, const Obb
 /// allocate once its buffers have grown to the largest contact count seen.
 class PositionSolver {
 public:
-    /// Drops the candidates whose swept boxes do not meet (`settings.margin`), splits the rest into islands
-    /// (dynamic bodies linked by body pairs; static bodies and triangles link nothing) and runs Gauss-Seidel passes on each island until a pass corrects nothing deeper than
+    /// Splits the contacts into islands (dynamic bodies linked by body pairs; static bodies and triangles link
+    /// nothing) and runs Gauss-Seidel passes on each island until a pass corrects nothing deeper than
     /// `settings.tolerance`, at most `settings.iterations` passes. Islands share no dynamic body, so solving them one
     /// after the other gives the same result as interleaving them. In each pass every body pair and every
     /// body-triangle pair of the island is re-tested with the narrowphase at the current positions and, when they
-    /// overlap, corrected (a contact whose bodies have not moved since a test that corrected nothing is skipped: it
-    /// would give the same answer):
+    /// overlap, corrected. Contacts that would give nothing to correct are skipped, with the same result as testing
+    /// them: candidates whose swept boxes (each body's box stretched over its motion in the step and grown by
+    /// `settings.margin`) do not meet, as long as no correction has carried either body out of its swept box, and
+    /// contacts whose bodies have not moved since a test that corrected nothing:
     /// - dynamic-dynamic: A moves by -depth/2 and B by +depth/2 along the normal (seed 000's response);
     /// - dynamic against a static body or a triangle: the dynamic one moves the whole depth;
     /// then friction removes tangential slip (relative motion since `start_position`) up to the Coulomb bound on
     /// the normal correction accumulated by that contact in this step. Pairs are processed in the order given,
     /// which makes the result deterministic for a given order. Pair indices must be valid (not checked: the engine
     /// builds them). `settings` must satisfy `validate`.
-    /// Islands, the swept-box culling and the re-checks run on `parallel` (results identical for any number of
+    /// Islands and the swept-box culling run on `parallel` (results identical for any number of
     /// threads: islands share no dynamic body).
     void solve(std::span<SolverBody> bodies, std::span<const BodyPairRef> pairs, std::span<const TriangleRef> triangles,
                const SolverSettings& settings, Parallel& parallel = serial());
@@ -169,10 +172,9 @@ private:
     std::vector<Obb> swept_;             // per body: its box over the step's motion, grown by the margin
     ObbBatch swept_batch_;               // the same boxes as a structure of arrays, for the batch test
     std::vector<std::uint8_t> live_;     // per contact: the swept boxes meet
+    std::vector<std::uint8_t> escaped_;  // per body: a correction carried it out of its swept box in this step
     std::vector<std::uint32_t> version_; // per body: corrections applied so far in this step
     std::vector<std::uint64_t> seen_;    // per contact: body versions at its last test that corrected nothing
-    std::vector<std::uint8_t> fresh_;    // per contact: live but not solved yet in this step
-    std::vector<int> passes_;            // per contact: passes its island took
 };
 
 }  // namespace tumble
