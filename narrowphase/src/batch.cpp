@@ -53,6 +53,16 @@ constexpr float kTiny = 1e-36f;
 // Lanes whose magnitudes could overflow float in the closed forms are left to the scalar test.
 constexpr float kMaxMagnitude = 1e36f;
 
+// The kernels index small arrays of vectors with loop counters: fully unrolled, they stay in registers (GCC does not
+// unroll them completely at -O2 on its own, and spills).
+#if defined(__clang__)
+#define TUMBLE_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define TUMBLE_UNROLL _Pragma("GCC unroll 16")
+#else
+#define TUMBLE_UNROLL
+#endif
+
 struct Counts {
     std::size_t separated = 0;
     std::size_t overlapping = 0;
@@ -85,12 +95,16 @@ struct Lanes {
     V a[3][3], b[3][3], ea[3], eb[3], t[3];
     V g;           // bound on both boxes' axis error
     V R[3][3];     // a_i . b_j
-    V F[15];       // the closed form of every axis, numbered as in collide
+    V AR[3][3];    // |R|
+    V TA[3];       // t . a_i
+    V F[15];       // the closed form of every axis, numbered as in collide (edges: after edges())
     V E, S;        // the error bound and the magnitude it scales with
     hn::Mask<D> valid;
 
     HWY_INLINE Lanes(D d, const float* HWY_RESTRICT const* A, const float* HWY_RESTRICT const* B) {
+        TUMBLE_UNROLL
         for (int i = 0; i < 3; ++i) {
+            TUMBLE_UNROLL
             for (int k = 0; k < 3; ++k) {
                 a[i][k] = hn::Load(d, A[ObbBatch::kAxis00 + 3 * i + k]);
                 b[i][k] = hn::Load(d, B[ObbBatch::kAxis00 + 3 * i + k]);
@@ -104,12 +118,15 @@ struct Lanes {
         auto dot = [](const V* u, const V* v) {
             return hn::MulAdd(u[2], v[2], hn::MulAdd(u[1], v[1], hn::Mul(u[0], v[0])));
         };
-        V AR[3][3], TA[3], TB[3];
+        V TB[3];
+        TUMBLE_UNROLL
         for (int i = 0; i < 3; ++i)
+            TUMBLE_UNROLL
             for (int j = 0; j < 3; ++j) {
                 R[i][j] = dot(a[i], b[j]);
                 AR[i][j] = hn::Abs(R[i][j]);
             }
+        TUMBLE_UNROLL
         for (int i = 0; i < 3; ++i) {
             TA[i] = dot(t, a[i]);
             TB[i] = dot(t, b[i]);
@@ -125,19 +142,26 @@ struct Lanes {
         valid = hn::And(hn::Lt(S, hn::Set(d, kMaxMagnitude)), hn::Lt(g, hn::Set(d, 1.0f)));
 
         // Axes 0-2: rA = e_A,i (the actual axes: sum_k e_A,k |a_k . a_i|, within g sum e_A).
+        TUMBLE_UNROLL
         for (int i = 0; i < 3; ++i) {
             const V rb = hn::MulAdd(eb[2], AR[i][2], hn::MulAdd(eb[1], AR[i][1], hn::Mul(eb[0], AR[i][0])));
             F[i] = hn::Sub(hn::Add(ea[i], rb), hn::Abs(TA[i]));
         }
         // Axes 3-5.
+        TUMBLE_UNROLL
         for (int j = 0; j < 3; ++j) {
             const V ra = hn::MulAdd(ea[2], AR[2][j], hn::MulAdd(ea[1], AR[1][j], hn::Mul(ea[0], AR[0][j])));
             F[3 + j] = hn::Sub(hn::Add(ra, eb[j]), hn::Abs(TB[j]));
         }
+    }
+
+    HWY_INLINE void edges() {
         // Axes 6-14, L = a_i x b_j: |a_i1 . L| = |R_i2,j|, |b_j1 . L| = |R_i,j2|, t . L = TA_i2 R_i1,j - TA_i1 R_i2,j
         // (up to the sign of A's handedness, which |t . L| does not see).
+        TUMBLE_UNROLL
         for (int i = 0; i < 3; ++i) {
             const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+            TUMBLE_UNROLL
             for (int j = 0; j < 3; ++j) {
                 const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
                 const V ra = hn::MulAdd(ea[i2], AR[i1][j], hn::Mul(ea[i1], AR[i2][j]));
@@ -148,31 +172,47 @@ struct Lanes {
         }
     }
 
-    // F < -E on some axis: separated. F > E on every axis: overlapping.
-    HWY_INLINE void classify(D d, hn::Mask<D>& separated, hn::Mask<D>& overlapping) const {
+    // F < -E on some axis: separated. F > E on every axis: overlapping. Computes the edge axes unless a face axis
+    // already separates every lane and `need_edges` is false.
+    HWY_INLINE void classify(D d, hn::Mask<D>& separated, hn::Mask<D>& overlapping, bool need_edges) {
         V least = F[0];
-        for (int k = 1; k < 15; ++k) least = hn::Min(least, F[k]);
-        separated = hn::And(valid, hn::Lt(least, hn::Neg(E)));
+        TUMBLE_UNROLL
+        for (int k = 1; k < 6; ++k) least = hn::Min(least, F[k]);
+        const V minus_e = hn::Neg(E);
+        if (!need_edges) {
+            separated = hn::And(valid, hn::Lt(least, minus_e));
+            if (hn::AllTrue(d, separated)) {
+                overlapping = hn::Not(separated);  // all false
+                return;
+            }
+        }
+        edges();
+        TUMBLE_UNROLL
+        for (int k = 6; k < 15; ++k) least = hn::Min(least, F[k]);
+        separated = hn::And(valid, hn::Lt(least, minus_e));
         overlapping = hn::And(valid, hn::Gt(least, E));
-        (void)d;
     }
 };
 
 template <class D>
 HWY_INLINE void store_status(D d, const hn::Mask<D>& separated, const hn::Mask<D>& overlapping, std::size_t count,
                              std::uint8_t* HWY_RESTRICT status, Counts& counts) {
-    constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
-    std::uint8_t sep_bits[(kMaxLanes + 7) / 8 + 8] = {};
-    std::uint8_t ovl_bits[(kMaxLanes + 7) / 8 + 8] = {};
-    hn::StoreMaskBits(d, separated, sep_bits);
-    hn::StoreMaskBits(d, overlapping, ovl_bits);
-    for (std::size_t lane = 0; lane < count; ++lane) {
-        const bool s = (sep_bits[lane / 8] >> (lane % 8)) & 1;
-        const bool o = (ovl_bits[lane / 8] >> (lane % 8)) & 1;
-        status[lane] = o ? kOverlapping : (s ? kSeparated : kUndecided);
-        counts.separated += s;
-        counts.overlapping += o;
+    const hn::Rebind<std::int32_t, D> di;
+    const hn::Rebind<std::uint8_t, D> du8;
+    const auto code = hn::IfThenElse(hn::RebindMask(di, overlapping), hn::Set(di, kOverlapping),
+                                     hn::IfThenElse(hn::RebindMask(di, separated), hn::Set(di, kSeparated),
+                                                    hn::Set(di, kUndecided)));
+    const auto bytes = hn::DemoteTo(du8, code);
+    if (count >= hn::Lanes(d)) {
+        hn::StoreU(bytes, du8, status);
+    } else {
+        std::uint8_t tail[HWY_MAX_BYTES / sizeof(float)];
+        hn::StoreU(bytes, du8, tail);
+        for (std::size_t k = 0; k < count; ++k) status[k] = tail[k];
     }
+    const auto in_range = hn::FirstN(d, count);
+    counts.separated += hn::CountTrue(d, hn::And(separated, in_range));
+    counts.overlapping += hn::CountTrue(d, hn::And(overlapping, in_range));
 }
 
 // Pairs (A[i], B[i]) for i < count; A[f], B[f] are the field arrays (aligned, padded to a multiple of 16 lanes).
@@ -184,12 +224,13 @@ Counts ClassifyPairs(const float* const* A, const float* const* B, std::size_t c
     const float* a[ObbBatch::kFieldCount];
     const float* b[ObbBatch::kFieldCount];
     for (std::size_t i = 0; i < count; i += N) {
+        TUMBLE_UNROLL
         for (int f = 0; f < ObbBatch::kFieldCount; ++f) {
             a[f] = A[f] + i;
             b[f] = B[f] + i;
         }
         hn::Mask<DF> separated, overlapping;
-        Lanes<DF>(d, a, b).classify(d, separated, overlapping);
+        Lanes<DF>(d, a, b).classify(d, separated, overlapping, false);
         store_status(d, separated, overlapping, count - i < N ? count - i : N, status + i, counts);
     }
     return counts;
@@ -212,18 +253,20 @@ Counts ClassifyIndexed(const float* const* boxes, const std::uint32_t* first, co
         for (std::size_t lane = 0; lane < kBlock; ++lane) {
             const std::size_t k = begin + (lane < n ? lane : n - 1);  // unused lanes repeat the last pair
             const std::uint32_t ia = first[k], ib = second[k];
+            TUMBLE_UNROLL
             for (int f = 0; f < ObbBatch::kFieldCount; ++f) {
                 ga[f][lane] = boxes[f][ia];
                 gb[f][lane] = boxes[f][ib];
             }
         }
         for (std::size_t v = 0; v < n; v += N) {
+            TUMBLE_UNROLL
             for (int f = 0; f < ObbBatch::kFieldCount; ++f) {
                 a[f] = ga[f] + v;
                 b[f] = gb[f] + v;
             }
             hn::Mask<DF> separated, overlapping;
-            Lanes<DF>(d, a, b).classify(d, separated, overlapping);
+            Lanes<DF>(d, a, b).classify(d, separated, overlapping, false);
             store_status(d, separated, overlapping, n - v < N ? n - v : N, status + begin + v, counts);
         }
     }
@@ -255,11 +298,13 @@ HWY_INLINE AxisChoice<D> choose_axis(D d, const Lanes<D>& p) {
     const V kf = hn::MulAdd(hn::Set(d, 16.0f), u, p.g);
     const V fdown = hn::Sub(one, kf), fup = hn::Add(one, kf);
     V lo[6], hi[6];
+    TUMBLE_UNROLL
     for (int k = 0; k < 6; ++k) {
         lo[k] = hn::Mul(hn::Sub(p.F[k], p.E), fdown);
         hi[k] = hn::Mul(hn::Add(p.F[k], p.E), fup);
     }
     V face_best = p.F[0], face_axis = hn::Zero(d), face_hi = hi[0], face_lo_min = lo[0], face_hi_min = hi[0];
+    TUMBLE_UNROLL
     for (int k = 1; k < 6; ++k) {
         const auto m = hn::Lt(p.F[k], face_best);  // strict: the first of equal depths, as the scalar test
         face_best = hn::IfThenElse(m, p.F[k], face_best);
@@ -269,13 +314,16 @@ HWY_INLINE AxisChoice<D> choose_axis(D d, const Lanes<D>& p) {
         face_hi_min = hn::Min(face_hi_min, hi[k]);
     }
     V face_count = hn::Zero(d);  // faces that could be the least: must be the winner alone
+    TUMBLE_UNROLL
     for (int k = 0; k < 6; ++k) face_count = hn::Add(face_count, hn::IfThenElseZero(hn::Le(lo[k], face_hi), one));
 
     // Edges, squared: d^2 = X^2 / |L|^2 with |L|^2 within delta of R_i1,j^2 + R_i2,j^2.
     const V delta = hn::MulAdd(hn::Set(d, 4.2f), p.g, hn::Mul(hn::Set(d, 16.0f), u));
     V lo2[9], hi2[9], est[9];
+    TUMBLE_UNROLL
     for (int i = 0; i < 3; ++i) {
         const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        TUMBLE_UNROLL
         for (int j = 0; j < 3; ++j) {
             const int e = 3 * i + j;
             const V l2 = hn::MulAdd(p.R[i1][j], p.R[i1][j], hn::Mul(p.R[i2][j], p.R[i2][j]));
@@ -291,6 +339,7 @@ HWY_INLINE AxisChoice<D> choose_axis(D d, const Lanes<D>& p) {
         }
     }
     V edge_best = est[0], edge_axis = hn::Set(d, 6.0f), edge_hi2 = hi2[0], edge_lo2_min = lo2[0], edge_hi2_min = hi2[0];
+    TUMBLE_UNROLL
     for (int e = 1; e < 9; ++e) {
         const auto m = hn::Lt(est[e], edge_best);
         edge_best = hn::IfThenElse(m, est[e], edge_best);
@@ -300,6 +349,7 @@ HWY_INLINE AxisChoice<D> choose_axis(D d, const Lanes<D>& p) {
         edge_hi2_min = hn::Min(edge_hi2_min, hi2[e]);
     }
     V edge_count = hn::Zero(d);
+    TUMBLE_UNROLL
     for (int e = 0; e < 9; ++e) edge_count = hn::Add(edge_count, hn::IfThenElseZero(hn::Le(lo2[e], edge_hi2), one));
 
     // Face bias (sat.hpp): the edge wins iff d_edge < d_face - (1e-10 d_face + (1e-12 + 8 axis_error) size), with
@@ -335,7 +385,9 @@ HWY_INLINE void contact_on_axis(DD dd, const float* HWY_RESTRICT const* A, const
     using VH = hn::Vec<decltype(dh)>;
     auto load = [&](const float* p) { return hn::PromoteTo(dd, hn::LoadU(dh, p + lane0)); };
     VD a[3][3], b[3][3], ea[3], eb[3], t[3];
+    TUMBLE_UNROLL
     for (int i = 0; i < 3; ++i) {
+        TUMBLE_UNROLL
         for (int k = 0; k < 3; ++k) {
             a[i][k] = load(A[ObbBatch::kAxis00 + 3 * i + k]);
             b[i][k] = load(B[ObbBatch::kAxis00 + 3 * i + k]);
@@ -352,6 +404,7 @@ HWY_INLINE void contact_on_axis(DD dd, const float* HWY_RESTRICT const* A, const
     VD L[3];
     {
         VD uu[3], vv[3];
+        TUMBLE_UNROLL
         for (int c = 0; c < 3; ++c) {
             uu[c] = hn::IfThenElse(i_is0, a[0][c], hn::IfThenElse(i_is1, a[1][c], a[2][c]));
             vv[c] = hn::IfThenElse(j_is0, b[0][c], hn::IfThenElse(j_is1, b[1][c], b[2][c]));
@@ -360,12 +413,14 @@ HWY_INLINE void contact_on_axis(DD dd, const float* HWY_RESTRICT const* A, const
         const VD cross[3] = {hn::Sub(hn::Mul(uu[1], vv[2]), hn::Mul(uu[2], vv[1])),
                              hn::Sub(hn::Mul(uu[2], vv[0]), hn::Mul(uu[0], vv[2])),
                              hn::Sub(hn::Mul(uu[0], vv[1]), hn::Mul(uu[1], vv[0]))};
+        TUMBLE_UNROLL
         for (int c = 0; c < 3; ++c) L[c] = hn::IfThenElse(face_a, uu[c], hn::IfThenElse(face_b, vv[c], cross[c]));
     }
     auto dot = [](const VD* x, const VD* y) { return hn::MulAdd(x[2], y[2], hn::MulAdd(x[1], y[1], hn::Mul(x[0], y[0]))); };
     // The scalar test's formula on every axis: rA + rB - |t . L| with rA = sum_k e_A,k |a_k . L| (a_i . L = 0 for an
     // edge up to the rounding of L, inside the bound), depth = that / |L|.
     VD over = hn::Zero(dd);
+    TUMBLE_UNROLL
     for (int k = 0; k < 3; ++k) {
         over = hn::MulAdd(ea[k], hn::Abs(dot(a[k], L)), over);
         over = hn::MulAdd(eb[k], hn::Abs(dot(b[k], L)), over);
@@ -393,6 +448,7 @@ HWY_INLINE void contact_on_axis(DD dd, const float* HWY_RESTRICT const* A, const
     const VH depth_lo = hn::DemoteTo(dh, hn::Max(hn::Sub(depth, e_depth), zero));
     certain = hn::And(certain, hn::Eq(depth_lo, hn::DemoteTo(dh, hn::Max(hn::Add(depth, e_depth), zero))));
     VH normal[3];
+    TUMBLE_UNROLL
     for (int c = 0; c < 3; ++c) {
         const VD n = hn::Mul(hn::Mul(L[c], inv_len), sign);
         const VD e = hn::MulAdd(hn::Set(dd, 0x1p-47), hn::Abs(n), e_normal_abs);
@@ -401,6 +457,7 @@ HWY_INLINE void contact_on_axis(DD dd, const float* HWY_RESTRICT const* A, const
     }
     const std::size_t at = base + lane0;
     hn::StoreU(depth_lo, dh, out.depth + at);
+    TUMBLE_UNROLL
     for (int c = 0; c < 3; ++c) hn::StoreU(normal[c], dh, out.normal[c] + at);
     hn::StoreU(hn::DemoteTo(dh, hn::IfThenElseZero(negative, hn::Set(dd, 1.0))), dh, out.negative + at);
     hn::StoreU(hn::IfThenElseZero(certain, one_h), dh, certain_out + lane0);
@@ -427,9 +484,9 @@ Counts CollidePairs(const float* const* A, const float* const* B, std::size_t co
             a[f] = A[f] + i;
             b[f] = B[f] + i;
         }
-        const Lanes<DF> p(d, a, b);
+        Lanes<DF> p(d, a, b);
         hn::Mask<DF> separated, overlapping;
-        p.classify(d, separated, overlapping);
+        p.classify(d, separated, overlapping, false);  // edges are computed whenever a lane may overlap
         const auto in_range = hn::FirstN(d, count - i);
         counts.separated += hn::CountTrue(d, hn::And(separated, in_range));
         const V undecided_or_separated = hn::IfThenZeroElse(separated, two);
@@ -716,22 +773,26 @@ void collide(const ObbBatch& a, const ObbBatch& b, std::span<std::optional<Conta
             pb[f] = fb[f] + begin;
         }
         const Counts counts = HWY_DYNAMIC_DISPATCH(CollidePairs)(pa, pb, n, lanes);
-        std::size_t scalar = 0;
+        // Without branches on the status, which is random for mixed input: every result starts as `none` (a
+        // trivial copy), and the lanes with a certified contact or left to the scalar test are listed.
+        static const std::optional<Contact> none;
+        std::uint16_t contact[kBlock], undecided[kBlock];
+        std::size_t contacts = 0, scalar = 0;
         for (std::size_t k = 0; k < n; ++k) {
-            std::optional<Contact>& r = results[begin + k];
-            if (status[k] == static_cast<float>(kSeparated)) {
-                r.reset();
-            } else if (status[k] == static_cast<float>(kOverlapping)) {
-                Contact c;
-                c.axis = static_cast<int>(axis[k]);
-                c.negative = negative[k] != 0.0f;
-                c.depth = depth[k];
-                c.normal = glm::vec3(normal[0][k], normal[1][k], normal[2][k]);
-                r = c;
-            } else {
-                r = tumble::collide(a.get(begin + k), b.get(begin + k));
-                ++scalar;
-            }
+            results[begin + k] = none;
+            contact[contacts] = static_cast<std::uint16_t>(k);
+            contacts += status[k] == static_cast<float>(kOverlapping);
+            undecided[scalar] = static_cast<std::uint16_t>(k);
+            scalar += status[k] == static_cast<float>(kUndecided);
+        }
+        for (std::size_t m = 0; m < contacts; ++m) {
+            const std::size_t k = contact[m];
+            results[begin + k].emplace(Contact{static_cast<int>(axis[k]), negative[k] != 0.0f, depth[k],
+                                               glm::vec3(normal[0][k], normal[1][k], normal[2][k])});
+        }
+        for (std::size_t m = 0; m < scalar; ++m) {
+            const std::size_t i = begin + undecided[m];
+            results[i] = tumble::collide(a.get(i), b.get(i));
         }
         if (stats) {
             stats->pairs += n;
