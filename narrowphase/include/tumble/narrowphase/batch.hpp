@@ -18,7 +18,9 @@
 /// Predicates", 1997): a pair with an axis that separates it by more than the bound is separated, a pair that
 /// overlaps by more than the bound on every axis overlaps, and every other pair (near-touching, edges too close to
 /// parallel to tell, NaN or infinite input, magnitudes that overflow float) is finished by the scalar test itself.
-/// `collide` also finishes overlapping pairs with the scalar `collide`.
+/// `collide` computes the contact of a pair proven overlapping in SIMD as well (the axis from float intervals on every
+/// axis's depth, then sign, depth and normal on that axis in double) and keeps it only when every value is certified
+/// to round to the float the scalar `collide` returns; otherwise the pair goes to the scalar `collide`.
 ///
 /// Guarantee: every result equals what the scalar `overlap(a, b)` / `collide(a, b)` returns for the same pair, bit
 /// for bit, on every CPU; the tests check it target by target. Like the scalar tests these never report an error
@@ -54,7 +56,8 @@ struct BatchStats {
 /// Float OBBs as a structure of arrays, 64-byte aligned and padded to a multiple of 16 boxes (the widest vector), the
 /// padding holding valid default boxes. Each box also keeps an upper bound on the departure of its axes from
 /// orthonormality, computed when it is stored; the arrays are therefore read-only from outside: boxes go in through
-/// `push_back`, `set` and `resize` only.
+/// `push_back`, `set` and `resize` only. `set` on distinct indices may run on several threads at once; a moved-from
+/// batch is empty.
 class ObbBatch {
 public:
     /// Boxes are padded to a multiple of this many lanes.
