@@ -6,6 +6,7 @@
 #include <string>
 
 #include <tumble/error.hpp>
+#include <tumble/narrowphase/batch.hpp>
 #include <tumble/narrowphase/sat.hpp>
 
 namespace tumble {
@@ -274,21 +275,37 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<const BodyPai
     // Candidates whose swept boxes (motion of the step plus the margin) do not meet cannot touch during the step
     // unless a correction carries a body out of its swept box: one separating-axis test each, and in the passes only
     // a check of two flags, instead of a test per pass. They stay in their islands, so culling changes no result.
+    // Body pairs go through the batch test (narrowphase/batch.hpp: several pairs per SIMD instruction, the same
+    // answers as overlap()) on the swept boxes also kept as a structure of arrays; triangles one by one.
     swept_.resize(bodies.size());
+    swept_batch_.resize(bodies.size());
     parallel.for_each_chunk(bodies.size(), 1024, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) swept_[i] = swept_box(bodies[i], settings.margin);
+        for (std::size_t i = begin; i < end; ++i) {
+            swept_[i] = swept_box(bodies[i], settings.margin);
+            swept_batch_.set(i, swept_[i]);  // distinct lanes per chunk: no shared writes
+        }
     });
     live_.assign(contacts, 0);
-    parallel.for_each_chunk(contacts, 256, [&](std::size_t begin, std::size_t end) {
+    constexpr std::size_t kCullGrain = 256;
+    parallel.for_each_chunk(contacts, kCullGrain, [&](std::size_t begin, std::size_t end) {
+        std::uint32_t first[kCullGrain], second[kCullGrain], slot[kCullGrain];
+        std::uint8_t meet[kCullGrain];
+        std::size_t n = 0;
         for (std::size_t k = begin; k < end; ++k) {
             if (k < pairs.size()) {
                 const BodyPairRef& p = pairs[k];
-                live_[k] = (bodies[p.a].dynamic || bodies[p.b].dynamic) && overlap(swept_[p.a], swept_[p.b]);
+                if (!bodies[p.a].dynamic && !bodies[p.b].dynamic) continue;
+                first[n] = p.a;
+                second[n] = p.b;
+                slot[n++] = static_cast<std::uint32_t>(k);
             } else {
                 const TriangleRef& t = triangles[k - pairs.size()];
                 live_[k] = bodies[t.body].dynamic && overlap(swept_[t.body], t.triangle);
             }
         }
+        overlap(swept_batch_, std::span<const std::uint32_t>(first, n), std::span<const std::uint32_t>(second, n),
+                std::span<std::uint8_t>(meet, n));
+        for (std::size_t i = 0; i < n; ++i) live_[slot[i]] = meet[i];
     });
     escaped_.assign(bodies.size(), 0);
 

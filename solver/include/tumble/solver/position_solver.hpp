@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <tumble/narrowphase/active_edges.hpp>
+#include <tumble/narrowphase/batch.hpp>
 #include <tumble/narrowphase/shapes.hpp>
 #include <tumble/parallel.hpp>
 
@@ -169,6 +170,7 @@ private:
     std::vector<std::uint32_t> island_contacts_;
     std::vector<int> island_passes_;
     std::vector<Obb> swept_;             // per body: its box over the step's motion, grown by the margin
+    ObbBatch swept_batch_;               // the same boxes as a structure of arrays, for the batch test
     std::vector<std::uint8_t> live_;     // per contact: the swept boxes meet
     std::vector<std::uint8_t> escaped_;  // per body: a correction carried it out of its swept box in this step
     std::vector<std::uint32_t> version_; // per body: corrections applied so far in this step
