@@ -435,13 +435,14 @@ int incident_box_contact(const Reference& ref, const BoxG& inc, double size, Can
     return select(all, nr, size, out);
 }
 
-}  // namespace
 
-template <class T>
-std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& a, const ObbT<T>& b) noexcept {
+// The manifold from the contact axis of `load_and_sat` (sat_core.hpp): through the fast path, or with kExact the
+// exact core alone (for the tests).
+template <bool kExact, class T>
+std::optional<ManifoldT<T>> manifold(const ObbT<T>& a, const ObbT<T>& b, detail::FastTrace* trace) noexcept {
     detail::BoxPairD p;
     detail::SatAxis s;
-    if (!detail::load(a, b, p) || !detail::sat<true>(p, &s)) return std::nullopt;
+    if (!detail::load_and_sat<true, kExact>(a, b, p, &s, trace)) return std::nullopt;
     BoxG A, B;
     A.c = dvec3(0.0);
     B.c = p.t;
@@ -471,11 +472,11 @@ std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& a, const ObbT<T>& b)
     return edge_finish<T>(s, p.exponent, origin, pts[0], pa);
 }
 
-template <class T>
-std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& box, const TriangleT<T>& tri) noexcept {
+template <bool kExact, class T>
+std::optional<ManifoldT<T>> manifold(const ObbT<T>& box, const TriangleT<T>& tri, detail::FastTrace* trace) noexcept {
     detail::BoxTriD p;
     detail::SatAxis s;
-    if (!detail::load(box, tri, p) || !detail::sat<true>(p, &s)) return std::nullopt;
+    if (!detail::load_and_sat<true, kExact>(box, tri, p, &s, trace)) return std::nullopt;
     BoxG A;
     A.c = dvec3(0.0);
     for (int i = 0; i < 3; ++i) {
@@ -539,6 +540,42 @@ std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& box, const TriangleT
     pts[0] = {pb, std::max(glm::dot(pa - pb, s.normal), 0.0), feature_id(fa, triangle_edge_feature(j))};
     return edge_finish<T>(s, p.exponent, origin, pts[0], pa);
 }
+
+}  // namespace
+
+template <class T>
+std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& a, const ObbT<T>& b) noexcept {
+    return manifold<false>(a, b, nullptr);
+}
+
+template <class T>
+std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& box, const TriangleT<T>& tri) noexcept {
+    return manifold<false>(box, tri, nullptr);
+}
+
+namespace detail {
+
+template <class T, class Shape>
+std::optional<ManifoldT<T>> collide_manifold_traced(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept {
+    return manifold<false>(a, b, trace);
+}
+
+template <class T, class Shape>
+std::optional<ManifoldT<T>> collide_manifold_exact(const ObbT<T>& a, const Shape& b) noexcept {
+    return manifold<true>(a, b, nullptr);
+}
+
+#define TUMBLE_MANIFOLD_VARIANTS(T, Shape)                                                                        \
+    template std::optional<ManifoldT<T>> collide_manifold_traced<T, Shape>(const ObbT<T>&, const Shape&,        \
+                                                                           FastTrace*) noexcept;                \
+    template std::optional<ManifoldT<T>> collide_manifold_exact<T, Shape>(const ObbT<T>&, const Shape&) noexcept;
+TUMBLE_MANIFOLD_VARIANTS(float, ObbT<float>)
+TUMBLE_MANIFOLD_VARIANTS(double, ObbT<double>)
+TUMBLE_MANIFOLD_VARIANTS(float, TriangleT<float>)
+TUMBLE_MANIFOLD_VARIANTS(double, TriangleT<double>)
+#undef TUMBLE_MANIFOLD_VARIANTS
+
+}  // namespace detail
 
 template std::optional<ManifoldT<float>> collide_manifold<float>(const ObbT<float>&, const ObbT<float>&) noexcept;
 template std::optional<ManifoldT<double>> collide_manifold<double>(const ObbT<double>&, const ObbT<double>&) noexcept;

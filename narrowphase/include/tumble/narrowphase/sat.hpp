@@ -25,6 +25,10 @@
 /// actual axes rather than assuming orthonormality. Double input of any magnitude from ~1e-290 to ~1e290 m is
 /// handled (it is rescaled by a power of two, exactly, when it lies outside 2^-200..2^200).
 ///
+/// Speed: the answer comes from a filtered fast path (closed-form edge axes with a rigorous error bound, the exact
+/// evaluation only for the axes the bound cannot decide) that returns exactly the bits of the exact evaluation
+/// described above; see docs/narrowphase.md, "Speed: the filtered fast path".
+///
 /// Bad input: these functions do not validate and never throw. A NaN or infinite value anywhere in the input
 /// reports "separated" (`overlap` false, `collide` empty), and so do double centres so far apart that their
 /// difference overflows. Negative half extents, zero-length or far from
