@@ -82,13 +82,7 @@ bool load(const ObbT<T>& boxA, const ObbT<T>& boxB, BoxPairD& p) noexcept {
                          nonfinite_probe(boxA.half_extents) + nonfinite_probe(boxB.center) +
                          nonfinite_probe(boxB.axes) + nonfinite_probe(boxB.half_extents);
     if (probe != 0.0) return false;  // NaN
-    for (int i = 0; i < 3; ++i) {
-        p.a[i] = dvec3(boxA.axes[i]);
-        p.b[i] = dvec3(boxB.axes[i]);
-        p.ea[i] = static_cast<double>(boxA.half_extents[i]);
-        p.eb[i] = static_cast<double>(boxB.half_extents[i]);
-        p.t[i] = static_cast<double>(boxB.center[i]) - static_cast<double>(boxA.center[i]);
-    }
+    convert(boxA, boxB, p);
     double* const lengths[] = {&p.ea[0], &p.ea[1], &p.ea[2], &p.eb[0], &p.eb[1], &p.eb[2], &p.t.x, &p.t.y, &p.t.z};
     return rescale<T>(lengths, p.exponent);
 }
@@ -98,14 +92,7 @@ bool load(const ObbT<T>& box, const TriangleT<T>& tri, BoxTriD& p) noexcept {
     const double probe = nonfinite_probe(box.center) + nonfinite_probe(box.axes) + nonfinite_probe(box.half_extents) +
                          nonfinite_probe(tri.a) + nonfinite_probe(tri.b) + nonfinite_probe(tri.c);
     if (probe != 0.0) return false;
-    const dvec3 c(box.center);
-    for (int i = 0; i < 3; ++i) {
-        p.a[i] = dvec3(box.axes[i]);
-        p.e[i] = static_cast<double>(box.half_extents[i]);
-    }
-    p.v[0] = dvec3(tri.a) - c;
-    p.v[1] = dvec3(tri.b) - c;
-    p.v[2] = dvec3(tri.c) - c;
+    convert(box, tri, p);
     double* const lengths[] = {&p.e[0],   &p.e[1],   &p.e[2],   &p.v[0].x, &p.v[0].y, &p.v[0].z,
                                &p.v[1].x, &p.v[1].y, &p.v[1].z, &p.v[2].x, &p.v[2].y, &p.v[2].z};
     return rescale<T>(lengths, p.exponent);

@@ -83,8 +83,10 @@ bool load(const ObbT<T>& box, const TriangleT<T>& tri, BoxTriD& out) noexcept;
 
 // Converts the input for the fast path without any check (non-finite values are caught by the fast path itself).
 // False when double input lies outside [2^-200, 2^200] (or is all zero): the exact path must then rescale it.
+// Both shapes in double, relative to the box's (the first box's) centre, exponent 0: the conversion shared by `load`
+// and `load_fast`.
 template <class T>
-inline bool load_fast(const ObbT<T>& A, const ObbT<T>& B, BoxPairD& p) noexcept {
+inline void convert(const ObbT<T>& A, const ObbT<T>& B, BoxPairD& p) noexcept {
     for (int i = 0; i < 3; ++i) {
         p.a[i] = dvec3(A.axes[i]);
         p.b[i] = dvec3(B.axes[i]);
@@ -93,6 +95,23 @@ inline bool load_fast(const ObbT<T>& A, const ObbT<T>& B, BoxPairD& p) noexcept 
         p.t[i] = static_cast<double>(B.center[i]) - static_cast<double>(A.center[i]);
     }
     p.exponent = 0;
+}
+template <class T>
+inline void convert(const ObbT<T>& box, const TriangleT<T>& tri, BoxTriD& p) noexcept {
+    const dvec3 c(box.center);
+    for (int i = 0; i < 3; ++i) {
+        p.a[i] = dvec3(box.axes[i]);
+        p.e[i] = static_cast<double>(box.half_extents[i]);
+    }
+    p.v[0] = dvec3(tri.a) - c;
+    p.v[1] = dvec3(tri.b) - c;
+    p.v[2] = dvec3(tri.c) - c;
+    p.exponent = 0;
+}
+
+template <class T>
+inline bool load_fast(const ObbT<T>& A, const ObbT<T>& B, BoxPairD& p) noexcept {
+    convert(A, B, p);
     if constexpr (std::is_same_v<T, double>) {
         double largest = 0.0;
         for (int i = 0; i < 3; ++i)
@@ -103,15 +122,7 @@ inline bool load_fast(const ObbT<T>& A, const ObbT<T>& B, BoxPairD& p) noexcept 
 }
 template <class T>
 inline bool load_fast(const ObbT<T>& box, const TriangleT<T>& tri, BoxTriD& p) noexcept {
-    const dvec3 c(box.center);
-    for (int i = 0; i < 3; ++i) {
-        p.a[i] = dvec3(box.axes[i]);
-        p.e[i] = static_cast<double>(box.half_extents[i]);
-    }
-    p.v[0] = dvec3(tri.a) - c;
-    p.v[1] = dvec3(tri.b) - c;
-    p.v[2] = dvec3(tri.c) - c;
-    p.exponent = 0;
+    convert(box, tri, p);
     if constexpr (std::is_same_v<T, double>) {
         double largest = 0.0;
         for (int i = 0; i < 3; ++i)
@@ -135,15 +146,6 @@ template <bool kContact>
 int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept;
 template <bool kContact>
 int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept;
-
-// `sat_fast`, then `sat` when it cannot answer: the core's answer, fast, on input converted by `load`.
-template <bool kContact, class P>
-inline bool sat_filtered(const P& p, SatAxis* out, FastTrace* trace = nullptr) noexcept {
-    const int r = sat_fast<kContact>(p, out, trace);
-    if (r >= 0) return r != 0;
-    if (trace) trace->full_fallback = true;
-    return sat<kContact>(p, out);
-}
 
 // The input of a shape pair: BoxPairD for two boxes, BoxTriD for a box and a triangle.
 template <class T, class Shape>
