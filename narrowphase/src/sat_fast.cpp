@@ -103,6 +103,28 @@ inline void note_exact(FastTrace* trace, int axis) noexcept {
     }
 }
 
+// The nine edge axes, numbered from `first`: closed(i, j) (i, j as integral constants) is the estimate of axis first + 3i + j, exact(i, j) its
+// evaluation by the core's per-axis function (an EdgeAxis). An estimate below -bound separates; one within the
+// bound is decided by the exact evaluation, and marked in `exact_mask`. False when some axis separates.
+template <int first, class Closed, class Exact>
+[[gnu::always_inline]] inline bool filter_edges(double bound, const Closed& closed, const Exact& exact, double (&over)[9],
+                                                unsigned& exact_mask, FastTrace* trace) {
+    exact_mask = 0;
+    return each<9>([&](auto K) {
+        constexpr int k = K, i = k / 3, j = k % 3;
+        const double o = closed(std::integral_constant<int, i>{}, std::integral_constant<int, j>{});
+        over[k] = o;
+        if (o < -bound) return false;
+        if (!(o > bound)) {
+            note_exact(trace, first + k);
+            exact_mask |= 1u << k;
+            const EdgeAxis x = exact(std::integral_constant<int, i>{}, std::integral_constant<int, j>{});
+            if (x.valid && x.separated) return false;
+        }
+        return true;
+    });
+}
+
 }  // namespace
 
 template <bool kContact>
@@ -151,21 +173,11 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
 
     // Axes 6-14 by the closed forms; the core's arithmetic where they cannot decide.
     double over_edge[9];
-    unsigned exact = 0;
-    const bool edges = each<9>([&](auto K) {
-        constexpr int k = K, i = k / 3, j = k % 3;
-        const double o = box_edge_closed(p, R, ta, i, j);
-        over_edge[k] = o;
-        if (o < -bound) return false;
-        if (!(o > bound)) {
-            note_exact(trace, 6 + k);
-            exact |= 1u << k;
-            const EdgeAxis x = box_edge_axis(p, GA, GB, i, j);
-            if (x.valid && x.separated) return false;
-        }
-        return true;
-    });
-    if (!edges) return 0;
+    unsigned exact;
+    if (!filter_edges<6>(
+            bound, [&](auto i, auto j) [[gnu::always_inline]] { return box_edge_closed(p, R, ta, i, j); },
+            [&](auto i, auto j) { return box_edge_axis(p, GA, GB, i, j); }, over_edge, exact, trace))
+        return 0;
     if constexpr (!kContact) {
         return 1;
     } else {
@@ -330,21 +342,11 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
     // Axes 4-12 by the closed forms in the box frame; the core's arithmetic where they cannot decide.
     double Ep[3][3], over_edge[9];
     tri_frame_edges(P, Ep);
-    unsigned exact = 0;
-    const bool edges = each<9>([&](auto K) {
-        constexpr int k = K, i = k / 3, j = k % 3;
-        const double o = tri_edge_closed(e, P, Ep, i, j);
-        over_edge[k] = o;
-        if (o < -bound) return false;
-        if (!(o > bound)) {
-            note_exact(trace, 4 + k);
-            exact |= 1u << k;
-            const EdgeAxis x = tri_edge_axis(p, GA, te, i, j);
-            if (x.valid && x.separated) return false;
-        }
-        return true;
-    });
-    if (!edges) return 0;
+    unsigned exact;
+    if (!filter_edges<4>(
+            bound, [&](auto i, auto j) [[gnu::always_inline]] { return tri_edge_closed(e, P, Ep, i, j); },
+            [&](auto i, auto j) { return tri_edge_axis(p, GA, te, i, j); }, over_edge, exact, trace))
+        return 0;
     if constexpr (!kContact) {
         return 1;
     } else {
