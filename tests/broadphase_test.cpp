@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <limits>
 #include <set>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -102,6 +103,55 @@ TEST_P(LooseOctreeBias, PairsEqualBruteForceThroughInsertUpdateRemove) {
     EXPECT_GT(tree.bound().max.x - tree.bound().min.x, 70.0f) << "the root should have grown";
 }
 INSTANTIATE_TEST_SUITE_P(DepthBias, LooseOctreeBias, ::testing::Values(0.0f, 0.5f, 1.0f, 2.0f));
+
+// Runs chunks on two std::threads, the second taking them from the end: any dependence of find_pairs' output on the
+// order or the thread that runs a chunk shows up as a different list.
+class TwoThreadsReversed final : public tumble::Parallel {
+public:
+    void for_each_chunk(std::size_t count, std::size_t grain,
+                        tumble::FunctionRef<void(std::size_t, std::size_t)> body) override {
+        const std::size_t chunks = tumble::chunk_count(count, grain);
+        auto run = [&](std::size_t c) { body(c * grain, std::min(count, (c + 1) * grain)); };
+        std::thread second([&] {
+            for (std::size_t c = chunks; c-- > chunks / 2;) run(c);
+        });
+        for (std::size_t c = 0; c < chunks / 2; ++c) run(c);
+        second.join();
+    }
+    int threads() const override { return 2; }
+};
+
+TEST(LooseOctree, ManyCellsOnSeveralLevelsGiveTheBruteForcePairsOnAnyThreads) {
+    // 6,000 boxes: most about a metre (one dense level, every cell's neighbours occupied: the row searches of the
+    // pair search walk long runs of cells), a tenth ten times larger or smaller (cross-level pairs).
+    testutil::Random rng(7);
+    LooseOctree tree(Aabb{{0, 0, 0}, {40, 40, 40}}, 10, 0.5f);
+    std::vector<ProxyId> live;
+    for (int i = 0; i < 6000; ++i) {
+        const double kind = rng.uniform();
+        const float size = kind < 0.05 ? 10.0f : kind < 0.1 ? 0.1f : 1.0f;
+        const glm::vec3 c = rng.vec(0.0, 40.0);
+        const glm::vec3 h = rng.vec(0.3, 0.6) * size;
+        live.push_back(tree.insert({c - h, c + h}, static_cast<std::uint64_t>(i)));
+    }
+    TwoThreadsReversed threads;
+    for (int round = 0; round < 3; ++round) {
+        for (ProxyId id : live) {
+            const glm::vec3 d = rng.vec(-0.3, 0.3);
+            tree.update(id, {tree.aabb(id).min + d, tree.aabb(id).max + d});
+        }
+        ASSERT_EQ(tree.validate(), "");
+        std::vector<ProxyPair> serial, parallel;
+        tree.find_pairs(serial);
+        tree.find_pairs(parallel, threads);
+        EXPECT_EQ(parallel, serial) << "round " << round << ": the list must not depend on threads or chunk order";
+        std::sort(serial.begin(), serial.end());
+        ASSERT_EQ(std::adjacent_find(serial.begin(), serial.end()), serial.end()) << "a pair was reported twice";
+        const std::vector<ProxyPair> want = brute_force_pairs(tree, live);
+        ASSERT_EQ(serial, want) << "round " << round;
+        EXPECT_GT(want.size(), 20000u) << "the scene should be dense";
+    }
+}
 
 TEST(LooseOctree, DepthComesFromTheProxySize) {
     LooseOctree tree(Aabb{{0, 0, 0}, {64, 64, 64}}, 10, 0);

@@ -179,7 +179,6 @@ void LooseOctree::grow_to_fit(const Aabb& box) {
     table_.clear();
     for (Cell& cell : cells_) {
         cell.proxies.clear();
-        cell.boxes.clear();
     }
     std::fill(std::begin(level_half_), std::end(level_half_), 0.0f);
     free_cells_.clear();
@@ -214,7 +213,6 @@ void LooseOctree::link(ProxyId id) {
     p.cell = index;
     p.slot = static_cast<std::uint32_t>(cell.proxies.size());
     cell.proxies.push_back(id);
-    cell.boxes.push_back(p.box);
     const int depth = key_depth(p.key);
     ++level_count_[depth];
     level_half_[depth] = std::max(level_half_[depth], 0.5f * largest_side(p.box));
@@ -225,10 +223,8 @@ void LooseOctree::unlink(ProxyId id) {
     Cell& cell = cells_[p.cell];
     const ProxyId moved = cell.proxies.back();
     cell.proxies[p.slot] = moved;
-    cell.boxes[p.slot] = cell.boxes.back();
     proxies_[moved].slot = p.slot;
     cell.proxies.pop_back();
-    cell.boxes.pop_back();
     --level_count_[key_depth(p.key)];
     if (cell.proxies.empty()) {
         table_.erase(cell.key);
@@ -272,7 +268,6 @@ void LooseOctree::update(ProxyId id, const Aabb& box) {
     }
     const std::uint64_t key = key_for(box);
     if (key == p.key) {
-        cells_[p.cell].boxes[p.slot] = box;
         float& half = level_half_[key_depth(key)];
         half = std::max(half, 0.5f * largest_side(box));
         return;
@@ -291,7 +286,7 @@ void LooseOctree::remove(ProxyId id) {
 }
 
 template <class F>
-void LooseOctree::for_each_cell_in_range(int depth, const Aabb& box, const std::uint64_t* after, F&& f) const {
+void LooseOctree::for_each_cell_in_range(int depth, const Aabb& box, F&& f) const {
     // Cell j's objects lie in [j s - H, (j + 1) s + H] on each axis (H = the level's largest half size), so they can
     // meet [lo, hi] only when (lo - H) / s - 1 <= j <= (hi + H) / s.
     const float s = cell_size(depth);
@@ -312,7 +307,6 @@ void LooseOctree::for_each_cell_in_range(int depth, const Aabb& box, const std::
     if (range > static_cast<std::int64_t>(occupied.size())) {
         for (std::uint32_t index : occupied) {
             const std::uint64_t key = cells_[index].key;
-            if (after && key <= *after) continue;
             bool inside = true;
             for (int k = 0; k < 3 && inside; ++k) {
                 const std::int64_t c = key_coord(key, k);
@@ -327,68 +321,178 @@ void LooseOctree::for_each_cell_in_range(int depth, const Aabb& box, const std::
             pack(depth, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), static_cast<std::uint32_t>(z)));
         if (index != kFreeSlot) f(cells_[index]);
     };
-    if (!after) {
-        for (std::int64_t x = from[0]; x <= to[0]; ++x)
-            for (std::int64_t y = from[1]; y <= to[1]; ++y)
-                for (std::int64_t z = from[2]; z <= to[2]; ++z) probe(x, y, z);
-        return;
-    }
-    // Only the cells after (ax, ay, az) in key order, i.e. lexicographically in (x, y, z): probes half the range.
-    const std::int64_t ax = key_coord(*after, 0), ay = key_coord(*after, 1), az = key_coord(*after, 2);
-    for (std::int64_t x = std::max(from[0], ax); x <= to[0]; ++x)
-        for (std::int64_t y = x == ax ? std::max(from[1], ay) : from[1]; y <= to[1]; ++y)
-            for (std::int64_t z = (x == ax && y == ay) ? std::max(from[2], az + 1) : from[2]; z <= to[2]; ++z)
-                probe(x, y, z);
+    for (std::int64_t x = from[0]; x <= to[0]; ++x)
+        for (std::int64_t y = from[1]; y <= to[1]; ++y)
+            for (std::int64_t z = from[2]; z <= to[2]; ++z) probe(x, y, z);
 }
 
-void LooseOctree::cell_pairs(const Cell& cell, std::vector<ProxyPair>& out) const {
-    auto emit = [&](ProxyId a, ProxyId b) { out.push_back(a < b ? ProxyPair{a, b} : ProxyPair{b, a}); };
-    auto cross = [&](const Cell& own, const Cell& other) {
-        for (std::size_t i = 0; i < own.proxies.size(); ++i)
-            for (std::size_t j = 0; j < other.proxies.size(); ++j)
-                if (own.boxes[i].overlaps(other.boxes[j])) emit(own.proxies[i], other.proxies[j]);
-    };
-    const std::size_t n = cell.proxies.size();
-    if (n == 0) return;
-    Aabb reach = cell.boxes[0];
-    for (std::size_t i = 1; i < n; ++i) reach = reach.merged(cell.boxes[i]);
+namespace {
 
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = i + 1; j < n; ++j)
-            if (cell.boxes[i].overlaps(cell.boxes[j])) emit(cell.proxies[i], cell.proxies[j]);
+// Hint slots per level: rows (x, y) within kHintSide of the first row of a range keep their own hint.
+constexpr std::size_t kHintSide = 8;
+constexpr std::size_t kHintSlots = kHintSide * kHintSide;
 
-    const int depth = key_depth(cell.key);
-    // Same depth: each pair of neighbouring cells once, from the one with the smaller key.
-    for_each_cell_in_range(depth, reach, &cell.key, [&](const Cell& other) { cross(cell, other); });
-    // Shallower levels: every pair across levels is found from its deeper cell.
-    for (int level = 0; level < depth; ++level) {
-        if (level_count_[level] == 0) continue;
-        for_each_cell_in_range(level, reach, nullptr, [&](const Cell& other) { cross(cell, other); });
+// First index in [lo, hi) whose key is >= target (keys sorted), searched outward from `hint` by doubling steps:
+// O(log distance), so a hint near the answer costs a few reads of memory that is already cached.
+std::size_t seek(const std::uint64_t* keys, std::size_t lo, std::size_t hi, std::size_t hint, std::uint64_t target) {
+    std::size_t i = std::clamp(hint, lo, hi);
+    if (i < hi && keys[i] < target) {  // forward: keys[i] < target
+        std::size_t step = 1, below = i;
+        while (below + step < hi && keys[below + step] < target) {
+            below += step;
+            step *= 2;
+        }
+        const std::size_t end = std::min(hi, below + step + 1);
+        return static_cast<std::size_t>(std::lower_bound(keys + below + 1, keys + end, target) - keys);
     }
+    // backward: i == hi or keys[i] >= target
+    if (i == lo || keys[i - 1] < target) return i;
+    std::size_t at_or_above = i - 1, step = 1;  // keys[at_or_above] >= target
+    while (at_or_above > lo) {
+        const std::size_t probe = at_or_above >= lo + step ? at_or_above - step : lo;
+        if (keys[probe] < target) {
+            return static_cast<std::size_t>(std::lower_bound(keys + probe + 1, keys + at_or_above, target) - keys);
+        }
+        at_or_above = probe;
+        step *= 2;
+    }
+    return lo;
+}
+
+}  // namespace
+
+void LooseOctree::snapshot_cell_pairs(const PairSearch& search, std::size_t i, std::size_t* hints,
+                                      std::vector<ProxyPair>& out) const {
+    const std::uint64_t* keys = search.keys.data();
+    const Aabb* boxes = search.boxes.data();
+    const ProxyId* ids = search.ids.data();
+    const std::size_t begin = search.first[i], end = search.first[i + 1];
+    auto emit = [&](ProxyId a, ProxyId b) { out.push_back(a < b ? ProxyPair{a, b} : ProxyPair{b, a}); };
+
+    for (std::size_t a = begin; a < end; ++a)
+        for (std::size_t b = a + 1; b < end; ++b)
+            if (boxes[a].overlaps(boxes[b])) emit(ids[a], ids[b]);
+
+    const Aabb& reach = search.reach[i];
+    const std::uint64_t key = keys[i];
+    const int depth = key_depth(key);
+    const std::int64_t cx = key_coord(key, 0), cy = key_coord(key, 1), cz = key_coord(key, 2);
+    // Tests the cell's objects against those of cells [j, ...) of `level` while their key is <= last.
+    auto cross_row = [&](int level, std::size_t j, std::uint64_t last) {
+        const std::size_t level_end = search.level_begin[level + 1];
+        for (; j < level_end && keys[j] <= last; ++j) {
+            const Aabb& other_reach = search.reach[j];
+            if (!reach.overlaps(other_reach)) continue;
+            for (std::size_t b = search.first[j]; b < search.first[j + 1]; ++b) {
+                if (!reach.overlaps(boxes[b])) continue;
+                for (std::size_t a = begin; a < end; ++a)
+                    if (boxes[a].overlaps(boxes[b])) emit(ids[a], ids[b]);
+            }
+        }
+    };
+    for (int level = 0; level <= depth; ++level) {
+        const std::size_t level_lo = search.level_begin[level], level_hi = search.level_begin[level + 1];
+        if (level_lo == level_hi) continue;
+        // Cell j's objects lie in [j s - H, (j + 1) s + H] on each axis (H = the level's largest half size), so they
+        // can meet [lo, hi] only when (lo - H) / s - 1 <= j <= (hi + H) / s.
+        const float s = cell_size(level);
+        const float half = level_half_[level];
+        const std::int64_t top = (std::int64_t(1) << level) - 1;
+        std::int64_t from[3], to[3];
+        bool empty = false;
+        for (int k = 0; k < 3; ++k) {
+            const float lo = (reach.min[k] - half - root_min_[k]) / s - 1.0f - kRangeSlack;
+            const float hi = (reach.max[k] + half - root_min_[k]) / s + kRangeSlack;
+            from[k] = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil(std::max(lo, -1.0f))));
+            to[k] = std::min<std::int64_t>(top, static_cast<std::int64_t>(std::floor(std::min(hi, float(top) + 1.0f))));
+            empty = empty || from[k] > to[k];
+        }
+        if (empty) continue;
+        std::size_t* level_hints = hints + static_cast<std::size_t>(level) * kHintSlots;
+        const bool same = level == depth;  // same depth: only the cells after this one in key order
+        for (std::int64_t x = same ? std::max(from[0], cx) : from[0]; x <= to[0]; ++x) {
+            for (std::int64_t y = (same && x == cx) ? std::max(from[1], cy) : from[1]; y <= to[1]; ++y) {
+                const std::int64_t z0 = (same && x == cx && y == cy) ? std::max(from[2], cz + 1) : from[2];
+                if (z0 > to[2]) continue;
+                const auto ux = static_cast<std::uint32_t>(x), uy = static_cast<std::uint32_t>(y);
+                const std::uint64_t target = pack(level, ux, uy, static_cast<std::uint32_t>(z0));
+                const std::size_t dx = static_cast<std::size_t>(x - from[0]), dy = static_cast<std::size_t>(y - from[1]);
+                std::size_t* hint = dx < kHintSide && dy < kHintSide ? &level_hints[dx * kHintSide + dy] : nullptr;
+                const std::size_t j = seek(keys, same ? i + 1 : level_lo, level_hi, hint ? *hint : i, target);
+                if (hint) *hint = j;
+                cross_row(level, j, pack(level, ux, uy, static_cast<std::uint32_t>(to[2])));
+            }
+        }
+    }
+}
+
+void LooseOctree::search_pairs(PairSearch& search, Parallel& parallel, std::vector<ProxyPair>& out) const {
+    // Snapshot: occupied cells in key order (depth first, so levels are contiguous), objects copied in that order.
+    search.order.clear();
+    for (std::uint32_t index = 0; index < cells_.size(); ++index)
+        if (!cells_[index].proxies.empty()) search.order.emplace_back(cells_[index].key, index);
+    std::sort(search.order.begin(), search.order.end());
+    const std::size_t n = search.order.size();
+    search.keys.resize(n);
+    search.first.resize(n + 1);
+    search.reach.resize(n);
+    std::uint32_t objects = 0;
+    int level = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        search.keys[i] = search.order[i].first;
+        search.first[i] = objects;
+        objects += static_cast<std::uint32_t>(cells_[search.order[i].second].proxies.size());
+        for (const int d = key_depth(search.keys[i]); level <= d; ++level) search.level_begin[level] = i;
+    }
+    search.first[n] = objects;
+    for (; level <= kMaxDepthLimit + 1; ++level) search.level_begin[level] = n;
+    search.ids.resize(objects);
+    search.boxes.resize(objects);
+
+    constexpr std::size_t kGrain = 256;  // cells per chunk
+    parallel.for_each_chunk(n, kGrain, [&](std::size_t chunk_begin, std::size_t chunk_end) {
+        for (std::size_t i = chunk_begin; i < chunk_end; ++i) {
+            std::uint32_t o = search.first[i];
+            Aabb reach;
+            for (const ProxyId id : cells_[search.order[i].second].proxies) {
+                const Aabb& box = proxies_[id].box;
+                search.ids[o] = id;
+                search.boxes[o] = box;
+                reach = o == search.first[i] ? box : reach.merged(box);
+                ++o;
+            }
+            search.reach[i] = reach;
+        }
+    });
+
+    const std::size_t chunks = chunk_count(n, kGrain);
+    if (search.chunk_pairs.size() < chunks) search.chunk_pairs.resize(chunks);
+    parallel.for_each_chunk(n, kGrain, [&](std::size_t chunk_begin, std::size_t chunk_end) {
+        std::vector<ProxyPair>& mine = search.chunk_pairs[chunk_begin / kGrain];
+        mine.clear();
+        std::size_t hints[(kMaxDepthLimit + 1) * kHintSlots];
+        std::fill(std::begin(hints), std::end(hints), chunk_begin);
+        for (std::size_t i = chunk_begin; i < chunk_end; ++i) snapshot_cell_pairs(search, i, hints, mine);
+    });
+    for (std::size_t c = 0; c < chunks; ++c)
+        out.insert(out.end(), search.chunk_pairs[c].begin(), search.chunk_pairs[c].end());
 }
 
 void LooseOctree::find_pairs(std::vector<ProxyPair>& out) const {
-    for (const Cell& cell : cells_) cell_pairs(cell, out);
+    PairSearch search;
+    search_pairs(search, serial(), out);
 }
 
 void LooseOctree::find_pairs(std::vector<ProxyPair>& out, Parallel& parallel) {
-    constexpr std::size_t kGrain = 256;  // cells per chunk
-    const std::size_t chunks = chunk_count(cells_.size(), kGrain);
-    if (chunk_pairs_.size() < chunks) chunk_pairs_.resize(chunks);
-    parallel.for_each_chunk(cells_.size(), kGrain, [&](std::size_t begin, std::size_t end) {
-        std::vector<ProxyPair>& mine = chunk_pairs_[begin / kGrain];
-        mine.clear();
-        for (std::size_t c = begin; c < end; ++c) cell_pairs(cells_[c], mine);
-    });
-    for (std::size_t c = 0; c < chunks; ++c) out.insert(out.end(), chunk_pairs_[c].begin(), chunk_pairs_[c].end());
+    search_pairs(search_, parallel, out);
 }
 
 void LooseOctree::query(const Aabb& box, std::vector<ProxyId>& out) const {
     for (int level = 0; level <= max_depth_; ++level) {
         if (level_count_[level] == 0) continue;
-        for_each_cell_in_range(level, box, nullptr, [&](const Cell& cell) {
-            for (std::size_t i = 0; i < cell.proxies.size(); ++i)
-                if (cell.boxes[i].overlaps(box)) out.push_back(cell.proxies[i]);
+        for_each_cell_in_range(level, box, [&](const Cell& cell) {
+            for (const ProxyId id : cell.proxies)
+                if (proxies_[id].box.overlaps(box)) out.push_back(id);
         });
     }
 }
@@ -527,9 +631,6 @@ std::string LooseOctree::validate() const {
             if (p.box.min[k] < lo - tol || p.box.max[k] > hi + tol)
                 return who + " sticks out of its cell's loose bound";
         }
-        if (!(cell.boxes.size() == cell.proxies.size() && cell.boxes[p.slot].min == p.box.min &&
-              cell.boxes[p.slot].max == p.box.max))
-            return who + "'s AABB copy in its cell is stale";
         ++counts[depth];
     }
     if (live != live_) return "live proxy count is wrong";

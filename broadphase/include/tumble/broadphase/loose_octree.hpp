@@ -11,15 +11,24 @@
 /// proxy at the cost of a few more AABB tests (measured in docs/benchmarks.md).
 ///
 /// Cells live in a flat open-addressing hash table keyed by (depth, x, y, z): only occupied cells exist, and each
-/// keeps its proxies' ids and AABBs in contiguous arrays (no node per proxy, nothing pointing from cell to cell).
-/// A loose cell's objects reach at most H_d (the largest half size stored at that depth, at most s_d / 2) beyond
-/// the cell, so an object can overlap objects of the neighbouring cells, not only of its ancestors. Pairs are found
-/// by visiting each occupied cell once and testing its proxies against its own, against the neighbouring cells of the
-/// same depth that come after it in key order (each pair of cells once) and against the cells of shallower occupied
-/// levels that its proxies can reach. The root grows (doubling, all proxies re-inserted) when a proxy falls outside.
+/// keeps its proxies' ids in a contiguous array (no node per proxy, nothing pointing from cell to cell). A proxy's
+/// AABB is stored once, in its proxy record, so that an update that stays in its cell writes one record and nothing
+/// else. A loose cell's objects reach at most H_d (the largest half size stored at that depth, at most s_d / 2)
+/// beyond the cell, so an object can overlap objects of the neighbouring cells, not only of its ancestors.
+///
+/// Pair search works on a snapshot taken at its start: the occupied cells sorted by key (depth, then x, y, z
+/// lexicographically) with their proxies' ids and AABBs copied next to each other in that order. Each cell is
+/// visited once and its proxies are tested against its own, against the neighbouring cells of the same depth that
+/// come after it in key order (each pair of cells once) and against the cells of shallower occupied levels that its
+/// proxies can reach. The neighbours of a row (fixed depth, x and y; a run of z) are contiguous in the snapshot and are
+/// found by galloping search from where the previous cell's search for the same row ended, so the search walks the
+/// snapshot nearly in order instead of probing the hash table at random: its cost per box stays flat as the octree
+/// outgrows the caches (measured in docs/benchmarks.md). The root grows (doubling, all proxies re-inserted) when a
+/// proxy falls outside.
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <type_traits>
 #include <vector>
 
@@ -84,10 +93,12 @@ public:
     std::size_t cell_count() const { return table_.size(); }
 
     /// Appends every pair of live proxies whose AABBs overlap (touching counts), each pair once with a < b, to
-    /// `out` (which is not cleared). The order is unspecified: sort if you need one.
+    /// `out` (which is not cleared). The order is unspecified: sort if you need one. Builds its snapshot (about
+    /// 40 bytes per proxy) in memory of its own on every call; the overload below keeps it.
     void find_pairs(std::vector<ProxyPair>& out) const;
     /// The same pairs, found on `parallel` (cells in chunks, appended in chunk order: the same list for any number
-    /// of threads). Not const: it keeps per-chunk scratch so that a long-lived octree does not allocate.
+    /// of threads). Not const: it keeps the snapshot and per-chunk scratch so that a long-lived octree does not
+    /// allocate once warm.
     void find_pairs(std::vector<ProxyPair>& out, Parallel& parallel);
 
     /// Appends the ids of the live proxies whose AABBs overlap `box` to `out` (not cleared), in unspecified order.
@@ -134,7 +145,6 @@ private:
     struct Cell {
         std::uint64_t key = 0;
         std::vector<ProxyId> proxies;  // ids of the proxies in this cell
-        std::vector<Aabb> boxes;       // their AABBs, same order: pair tests read contiguous memory
         std::uint32_t level_slot = 0;  // index in level_cells_[depth]
     };
 
@@ -161,11 +171,24 @@ private:
     void link(ProxyId id);    // puts the proxy in the cell of its key
     void unlink(ProxyId id);  // takes it out of its cell
     float cell_size(int depth) const { return root_size_ / static_cast<float>(1u << depth); }
-    void cell_pairs(const Cell& cell, std::vector<ProxyPair>& out) const;  // the pairs found from `cell`
-    // Calls f(cell) for every occupied cell at `depth` whose objects can overlap `box`; with `after` set, only the
-    // cells whose key is greater than *after (same depth: each pair of cells once).
+    // Pair search snapshot: occupied cells sorted by key, their objects copied in that order (see the file comment).
+    struct PairSearch {
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> order;  // (key, cell index), sorted
+        std::vector<std::uint64_t> keys;   // sorted cell keys
+        std::vector<std::uint32_t> first;  // cell i's objects are [first[i], first[i + 1]) of ids and boxes
+        std::vector<Aabb> reach;           // union of each cell's AABBs
+        std::vector<ProxyId> ids;
+        std::vector<Aabb> boxes;
+        std::size_t level_begin[kMaxDepthLimit + 2] = {};  // level d's cells are [level_begin[d], level_begin[d + 1])
+        std::vector<std::vector<ProxyPair>> chunk_pairs;  // pairs found per chunk of cells
+    };
+    void search_pairs(PairSearch& search, Parallel& parallel, std::vector<ProxyPair>& out) const;
+    // Appends the pairs found from snapshot cell `i`; `hints` (kHintSlots per level) remembers where row searches ended.
+    void snapshot_cell_pairs(const PairSearch& search, std::size_t i, std::size_t* hints,
+                             std::vector<ProxyPair>& out) const;
+    // Calls f(cell) for every occupied cell at `depth` whose objects can overlap `box`.
     template <class F>
-    void for_each_cell_in_range(int depth, const Aabb& box, const std::uint64_t* after, F&& f) const;
+    void for_each_cell_in_range(int depth, const Aabb& box, F&& f) const;
     void walk_ray(const glm::vec3& origin, const glm::vec3& direction, float max_t, void* context,
                   float (*visit)(void*, ProxyId, float)) const;
 
@@ -180,8 +203,8 @@ private:
     CellTable table_;
     std::uint32_t level_count_[kMaxDepthLimit + 1] = {};             // proxies per level
     std::vector<std::uint32_t> level_cells_[kMaxDepthLimit + 1];     // occupied cells per level
-    float level_half_[kMaxDepthLimit + 1] = {};
-    std::vector<std::vector<ProxyPair>> chunk_pairs_;  // find_pairs(out, parallel) scratch                      // largest half size stored per level
+    float level_half_[kMaxDepthLimit + 1] = {};                      // largest half size stored per level
+    PairSearch search_;  // find_pairs(out, parallel) scratch, kept so that a long-lived octree does not allocate
     std::size_t live_ = 0;
 };
 
