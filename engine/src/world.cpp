@@ -374,9 +374,16 @@ void World::Impl::step(float dt) {
     // The awake set in creation order (deterministic whatever the order bodies woke in and whichever slots they
     // have); stale entries dropped.
     std::erase_if(awake, [&](std::uint32_t slot) { return !bodies[slot].alive || !bodies[slot].awake; });
-    // Usually still sorted from the last step (nothing woke): checking costs n reads, sorting n log n random ones.
+    // The list is last step's sorted list (minus the bodies that fell asleep) followed by the bodies woken since:
+    // sorting only that tail and merging costs far less than sorting it all, with the same result.
     const auto by_sequence = [&](std::uint32_t x, std::uint32_t y) { return created_before(x, y); };
-    if (!std::is_sorted(awake.begin(), awake.end(), by_sequence)) std::sort(awake.begin(), awake.end(), by_sequence);
+    const auto unsorted = std::is_sorted_until(awake.begin(), awake.end(), by_sequence);
+    if (unsorted != awake.end()) {
+        std::sort(unsorted, awake.end(), by_sequence);
+        awake_merge.resize(awake.size());
+        std::merge(awake.begin(), unsorted, unsorted, awake.end(), awake_merge.begin(), by_sequence);
+        awake.swap(awake_merge);
+    }
     awake.erase(std::unique(awake.begin(), awake.end()), awake.end());
     const auto n = static_cast<std::uint32_t>(awake.size());
 

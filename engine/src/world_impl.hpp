@@ -100,6 +100,7 @@ struct World::Impl {
     LooseOctree active;   // awake bodies: swept boxes during the step, final boxes between steps
     LooseOctree resting;  // static bodies, sleeping bodies, kinematic bodies at rest
     std::vector<std::uint32_t> awake;  // slots of awake bodies; may hold stale entries until the next step
+    std::vector<std::uint32_t> awake_merge;  // step(): scratch for merging newly woken bodies into `awake`
     std::vector<Island> islands;
     std::vector<std::uint32_t> free_islands;
     std::size_t sleeping_bodies = 0;

@@ -310,10 +310,45 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<const BodyPai
     escaped_.assign(bodies.size(), 0);
 
     build_islands(bodies, pairs, triangles);
-    // Islands share no dynamic body, so they run concurrently with the same result as one after the other.
-    parallel.for_each_chunk(island_passes_.size(), 8, [&](std::size_t first, std::size_t last) {
-        for (std::size_t island = first; island < last; ++island)
-            island_passes_[island] = run_island(static_cast<std::uint32_t>(island), bodies, pairs, triangles, settings);
+    schedule_islands(parallel.threads());
+    // Islands share no dynamic body, so they run concurrently, in any order, with the same result as one after the
+    // other in index order.
+    for_each_island(parallel, [&](std::uint32_t island) {
+        island_passes_[island] = run_island(island, bodies, pairs, triangles, settings);
+    });
+}
+
+void PositionSolver::schedule_islands(int threads) {
+    // Largest first, each large island a unit of its own and the small ones grouped up to a fraction of the work
+    // per thread: threads take units as they free up (longest processing time first, Graham 1969), so one thread
+    // is not left with several of the large islands while the other idles, and the units stay few.
+    const auto islands = static_cast<std::uint32_t>(island_passes_.size());
+    island_order_.resize(islands);
+    for (std::uint32_t i = 0; i < islands; ++i) island_order_[i] = i;
+    auto size = [&](std::uint32_t i) { return island_begin_[i + 1] - island_begin_[i]; };
+    std::sort(island_order_.begin(), island_order_.end(), [&](std::uint32_t x, std::uint32_t y) {
+        return size(x) != size(y) ? size(x) > size(y) : x < y;
+    });
+    const std::size_t target = std::max<std::size_t>(
+        64, island_begin_[islands] / (8 * static_cast<std::size_t>(std::max(threads, 1))));
+    unit_begin_.clear();
+    std::size_t in_unit = 0;
+    for (std::uint32_t o = 0; o < islands; ++o) {
+        if (o == 0 || in_unit + size(island_order_[o]) > target) {
+            unit_begin_.push_back(o);
+            in_unit = 0;
+        }
+        in_unit += size(island_order_[o]);
+    }
+    unit_begin_.push_back(islands);
+}
+
+template <class F>
+void PositionSolver::for_each_island(Parallel& parallel, F&& f) const {
+    const std::size_t units = unit_begin_.empty() ? 0 : unit_begin_.size() - 1;
+    parallel.for_each_chunk(units, 1, [&](std::size_t first, std::size_t last) {
+        for (std::size_t u = first; u < last; ++u)
+            for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o) f(island_order_[o]);
     });
 }
 
@@ -337,8 +372,7 @@ void PositionSolver::settle_velocities(std::span<const SolverBody> bodies, std::
         }
         return fix;
     };
-    parallel.for_each_chunk(island_passes_.size(), 8, [&](std::size_t first, std::size_t last) {
-      for (std::size_t island = first; island < last; ++island) {
+    for_each_island(parallel, [&](std::uint32_t island) {
         for (int pass = 0; pass < island_passes_[island]; ++pass) {
             for (std::uint32_t i = island_begin_[island]; i < island_begin_[island + 1]; ++i) {
                 const std::uint32_t k = island_contacts_[i];
@@ -358,7 +392,6 @@ void PositionSolver::settle_velocities(std::span<const SolverBody> bodies, std::
                 }
             }
         }
-      }
     });
 }
 

@@ -158,6 +158,11 @@ private:
                        std::span<const TriangleRef> triangles);
     int run_island(std::uint32_t island, std::span<SolverBody> bodies, std::span<const BodyPairRef> pairs,
                    std::span<const TriangleRef> triangles, const SolverSettings& settings);
+    // Orders the islands largest first and groups them into work units for `threads` threads (see solve).
+    void schedule_islands(int threads);
+    // Calls f(island) for every island, unit by unit on `parallel`.
+    template <class F>
+    void for_each_island(Parallel& parallel, F&& f) const;
 
     std::vector<float> normal_sum_;    // normal correction accumulated per contact this step (metres)
     std::vector<float> friction_sum_;  // tangential correction accumulated per contact this step (metres)
@@ -169,6 +174,8 @@ private:
     std::vector<std::uint32_t> island_begin_;    // CSR offsets into island_contacts_
     std::vector<std::uint32_t> island_contacts_;
     std::vector<int> island_passes_;
+    std::vector<std::uint32_t> island_order_;  // islands, most contacts first (ties: lower index first)
+    std::vector<std::uint32_t> unit_begin_;    // work unit u runs island_order_[unit_begin_[u] .. unit_begin_[u + 1])
     std::vector<Obb> swept_;             // per body: its box over the step's motion, grown by the margin
     ObbBatch swept_batch_;               // the same boxes as a structure of arrays, for the batch test
     std::vector<std::uint8_t> live_;     // per contact: the swept boxes meet
