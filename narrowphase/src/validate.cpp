@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <type_traits>
 
 #include <tumble/error.hpp>
 
@@ -97,6 +98,13 @@ std::string validate(const TriangleT<T>& tri) {
 
 template <class Shape>
 void require_valid(const Shape& shape, std::string_view what) {
+    if constexpr (std::is_same_v<Shape, AabbT<float>> || std::is_same_v<Shape, AabbT<double>>) {
+        // The common case without building strings: proxy updates run this once per body and step.
+        bool ok = true;
+        for (int k = 0; k < 3; ++k)
+            ok = ok && std::isfinite(shape.min[k]) && std::isfinite(shape.max[k]) && shape.min[k] <= shape.max[k];
+        if (ok) return;
+    }
     const std::string problem = validate(shape);
     if (!problem.empty()) throw InvalidArgument(std::string(what) + ": " + problem);
 }
