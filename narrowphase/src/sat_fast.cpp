@@ -125,6 +125,37 @@ template <int first, class Closed, class Exact>
     });
 }
 
+// The contact's choice among the face found and the nine edge axes numbered from `first`: an edge can win only if
+// its depth over / |L| falls below the face threshold. With over >= over' - bound and |L|^2 <= len2(i, j) (an upper
+// bound including round-off), an edge whose lower bound clears the threshold is out; the others, and those the filter
+// already evaluated (`exact_mask`), are evaluated by exact(i, j) (an EdgeAxis), and the core's `finish` decides.
+template <int first, class Len2, class Exact>
+[[gnu::always_inline]] inline void finish_with_edges(const Candidate& face, double size, double axis_error,
+                                                      double bound, const double (&over)[9], unsigned exact_mask,
+                                                      const Len2& len2, const Exact& exact, SatAxis* out,
+                                                      FastTrace* trace) {
+    const double threshold = face_threshold(face.depth, size, axis_error);
+    const double t2 = threshold * threshold * kPadHigh;
+    unsigned evaluate = exact_mask;
+    if (threshold > 0.0) {
+        each<9>([&](auto K) {
+            constexpr int k = K, i = k / 3, j = k % 3;
+            const double m = over[k] - bound;
+            const double rhs = t2 * len2(i, j);
+            if (!(m > 0.0 && rhs >= kTinySquare && m * m * kPadLow >= rhs)) evaluate |= 1u << k;
+            return true;
+        });
+    }
+    Candidate edge;
+    for (int k = 0; evaluate != 0; ++k, evaluate >>= 1) {
+        if (!(evaluate & 1u)) continue;
+        if (!((exact_mask >> k) & 1u)) note_exact(trace, first + k);
+        const EdgeAxis x = exact(k / 3, k % 3);
+        if (x.valid) edge.consider(x.depth(), first + k, x.negative, x.L);
+    }
+    finish(face, edge, size, axis_error, out);
+}
+
 }  // namespace
 
 template <bool kContact>
@@ -200,30 +231,11 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
             return true;
         });
 
-        // Edges that can beat the face: their depth over / |L| must fall below the threshold. With over >= over' -
-        // bound and |L|^2 <= G_ii G_jj - R_ij^2 + 32 u, an edge whose lower bound clears the threshold is out.
-        const double size = max_of(ea[0], ea[1], ea[2], eb[0], eb[1], eb[2]);
-        const double axis_error = std::max(dA, dB);
-        const double threshold = face_threshold(face.depth, size, axis_error);
-        const double t2 = threshold * threshold * kPadHigh;
-        unsigned evaluate = exact;
-        if (threshold > 0.0) {
-            each<9>([&](auto K) {
-                constexpr int k = K, i = k / 3, j = k % 3;
-                const double m = over_edge[k] - bound;
-                const double rhs = t2 * (GA[i][i] * GB[j][j] - R[i][j] * R[i][j] + 32.0 * kU);
-                if (!(m > 0.0 && rhs >= kTinySquare && m * m * kPadLow >= rhs)) evaluate |= 1u << k;
-                return true;
-            });
-        }
-        Candidate edge;
-        for (int k = 0; evaluate != 0; ++k, evaluate >>= 1) {
-            if (!(evaluate & 1u)) continue;
-            if (!((exact >> k) & 1u)) note_exact(trace, 6 + k);
-            const EdgeAxis x = box_edge_axis(p, GA, GB, k / 3, k % 3);
-            if (x.valid) edge.consider(x.depth(), 6 + k, x.negative, x.L);
-        }
-        finish(face, edge, size, axis_error, out);
+        // Edges that can beat the face: |L|^2 <= G_ii G_jj - R_ij^2 + 32 u.
+        finish_with_edges<6>(
+            face, max_of(ea[0], ea[1], ea[2], eb[0], eb[1], eb[2]), std::max(dA, dB), bound, over_edge, exact,
+            [&](int i, int j) { return GA[i][i] * GB[j][j] - R[i][j] * R[i][j] + 32.0 * kU; },
+            [&](int i, int j) { return box_edge_axis(p, GA, GB, i, j); }, out, trace);
         return 1;
     }
 }
@@ -369,28 +381,11 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
         // Edges that can beat the face (see the box-box case): |L|^2 <= |A_i|^2 |E_j|^2 - (E_j . A_i)^2, up to
         // round-off, and E_j . A_i is Ep[j][i] up to the same.
         const double emax2 = max_of(te.E2[0], te.E2[1], te.E2[2]);
-        const double size = max_of(e[0], e[1], e[2], 0.5 * std::sqrt(emax2));
-        const double threshold = face_threshold(face.depth, size, dA);
-        const double t2 = threshold * threshold * kPadHigh;
         const double len2_slack = 320.0 * kU * V * V;
-        unsigned evaluate = exact;
-        if (threshold > 0.0) {
-            each<9>([&](auto K) {
-                constexpr int k = K, i = k / 3, j = k % 3;
-                const double m = over_edge[k] - bound;
-                const double rhs = t2 * (GA[i][i] * te.E2[j] - Ep[j][i] * Ep[j][i] + len2_slack);
-                if (!(m > 0.0 && rhs >= kTinySquare && m * m * kPadLow >= rhs)) evaluate |= 1u << k;
-                return true;
-            });
-        }
-        Candidate edge;
-        for (int k = 0; evaluate != 0; ++k, evaluate >>= 1) {
-            if (!(evaluate & 1u)) continue;
-            if (!((exact >> k) & 1u)) note_exact(trace, 4 + k);
-            const EdgeAxis x = tri_edge_axis(p, GA, te, k / 3, k % 3);
-            if (x.valid) edge.consider(x.depth(), 4 + k, x.negative, x.L);
-        }
-        finish(face, edge, size, dA, out);
+        finish_with_edges<4>(
+            face, max_of(e[0], e[1], e[2], 0.5 * std::sqrt(emax2)), dA, bound, over_edge, exact,
+            [&](int i, int j) { return GA[i][i] * te.E2[j] - Ep[j][i] * Ep[j][i] + len2_slack; },
+            [&](int i, int j) { return tri_edge_axis(p, GA, te, i, j); }, out, trace);
         return 1;
     }
 }
