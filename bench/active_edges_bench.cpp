@@ -16,7 +16,7 @@ const std::vector<tumble::Triangle>& level(int k) {
     static std::vector<std::vector<tumble::Triangle>> all = [] {
         std::vector<std::vector<tumble::Triangle>> out;
         for (const char* name : kLevels) {
-            const tumble::ObjFile file = tumble::load_obj(std::filesystem::path(TUMBLE_SHARED_DIR) / "data/levels" / name);
+            const tumble::ObjFile file = tumble::load_obj(std::filesystem::path(TUMBLE_SOURCE_DIR) / "samples/data" / name);
             std::vector<tumble::Triangle> tris;
             for (std::size_t t = 0; t < file.mesh.triangle_count(); ++t) tris.push_back(file.mesh.triangle(t));
             out.push_back(std::move(tris));

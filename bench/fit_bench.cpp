@@ -1,4 +1,4 @@
-// Speed of fit_obb, per method, on the real meshes of ../shared/data/objects (float points, as a game would pass).
+// Speed of fit_obb, per method, on the real meshes of tests/data/objects (float points, as a game would pass).
 
 #include <filesystem>
 #include <vector>
@@ -15,7 +15,7 @@ const std::vector<glm::vec3>& points(int object) {
     static std::vector<std::vector<glm::vec3>> clouds = [] {
         std::vector<std::vector<glm::vec3>> out;
         for (const testutil::RealObject& o : testutil::kRealObjects) {
-            const auto p = testutil::load_object_points(std::filesystem::path(TUMBLE_SHARED_DIR) / "data/objects" / o.file);
+            const auto p = testutil::load_object_points(std::filesystem::path(TUMBLE_SOURCE_DIR) / "tests/data/objects" / o.file);
             out.emplace_back(p.begin(), p.end());
         }
         return out;

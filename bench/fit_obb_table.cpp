@@ -1,4 +1,4 @@
-// Prints the OBB fitting table of docs/narrowphase.md ("OBB fitting"): for each real mesh in ../shared/data/objects,
+// Prints the OBB fitting table of docs/narrowphase.md ("OBB fitting"): for each real mesh in tests/data/objects,
 // the volume of the box of every fit_obb method and of the axis-aligned box, relative to the smallest box found by
 // the slow search over orientations (tests/support/min_box_search.hpp), with fine settings. Run once by hand:
 //     cmake --preset bench && cmake --build --preset bench --target tumble-fit-table && build/bench/bench/tumble-fit-table
@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
     options.grid = argc > 1 ? std::atoi(argv[1]) : 40000;
     options.seeds = argc > 2 ? std::atoi(argv[2]) : 24;
     options.final_step = 1e-7;
-    const std::filesystem::path dir = std::filesystem::path(TUMBLE_SHARED_DIR) / "data/objects";
+    const std::filesystem::path dir = std::filesystem::path(TUMBLE_SOURCE_DIR) / "tests/data/objects";
     const tumble::FitMethod methods[] = {tumble::FitMethod::covariance, tumble::FitMethod::hull_covariance,
                                          tumble::FitMethod::dito, tumble::FitMethod::dito_refined};
     std::printf("search: %d grid directions, %d refined, final step %g rad\n\n", options.grid, options.seeds,

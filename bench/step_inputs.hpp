@@ -19,8 +19,7 @@ struct DropInput {
     float lowest = 0.0f;  // lowest vertex: a box whose centre ends below it fell through
 };
 
-/// Levels of the whole-step family: 0 = medium (oa_rpg3dm2), 1 = large (oasago2), both from ../shared/data/levels;
-/// the bundled small level (oa_dm1) stands in when ../shared is absent.
+/// Levels of the whole-step family: 0 = medium (oa_rpg3dm2), 1 = large (oasago2), both bundled in samples/data.
 inline const char* const kStepLevels[] = {"oa_rpg3dm2.obj", "oasago2.obj"};
 
 /// Boxes dropped into level `level` (an index into kStepLevels). Half extents 0.1-0.5 m at 1,000 boxes, scaled by
@@ -30,9 +29,8 @@ inline const DropInput& drop_input(int boxes, int level_index = 0) {
     std::unique_ptr<DropInput>& slot = cache[{boxes, level_index}];
     if (!slot) {
         slot = std::make_unique<DropInput>();
-        const std::filesystem::path shared = std::filesystem::path(TUMBLE_SHARED_DIR) / "data/levels" / kStepLevels[level_index];
         const std::filesystem::path level =
-            std::filesystem::exists(shared) ? shared : std::filesystem::path(TUMBLE_SOURCE_DIR) / "samples/data/oa_dm1.obj";
+            std::filesystem::path(TUMBLE_SOURCE_DIR) / "samples/data" / kStepLevels[level_index];
         slot->level_name = level.filename().string();
         slot->level = tumble::load_obj(level).mesh;
         slot->lowest = slot->level.vertices[0].y;

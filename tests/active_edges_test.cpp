@@ -373,13 +373,7 @@ std::vector<FloorPath> find_floor_paths(const tumble::TriangleMesh& mesh, const 
     return out;
 }
 
-std::vector<std::filesystem::path> levels() {
-    std::vector<std::filesystem::path> out{std::filesystem::path(TUMBLE_SOURCE_DIR) / "samples/data/oa_dm1.obj"};
-    const std::filesystem::path shared = std::filesystem::path(TUMBLE_SHARED_DIR) / "data/levels";
-    for (const char* name : {"oa_rpg3dm2.obj", "oasago2.obj"})
-        if (std::filesystem::exists(shared / name)) out.push_back(shared / name);
-    return out;
-}
+std::vector<std::filesystem::path> levels() { return testutil::real_levels(); }
 
 TEST(ActiveEdges, RealLevelStatistics) {
     for (const auto& path : levels()) {

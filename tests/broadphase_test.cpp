@@ -373,12 +373,8 @@ TEST(MeshIndex, QueriesAndRaysEqualBruteForce) {
 }
 
 TEST(MeshIndex, RaysDownFromRealSpawnPointsHitFloors) {
-    // Each level lists player spawn points 0.61-1.83 m above an upward-facing floor (../shared/data/README.md).
-    const std::filesystem::path levels = std::filesystem::path(TUMBLE_SHARED_DIR) / "data" / "levels";
-    const std::filesystem::path bundled = std::filesystem::path(TUMBLE_SOURCE_DIR) / "samples" / "data" / "oa_dm1.obj";
-    std::vector<std::filesystem::path> files{bundled};
-    for (const char* name : {"oa_rpg3dm2.obj", "oasago2.obj"})
-        if (std::filesystem::exists(levels / name)) files.push_back(levels / name);
+    // Each level lists player spawn points 0.61-1.83 m above an upward-facing floor (samples/data/README.md).
+    const std::vector<std::filesystem::path> files = testutil::real_levels();
     int checked = 0;
     for (const auto& path : files) {
         const tumble::ObjFile file = tumble::load_obj(path);
@@ -397,8 +393,7 @@ TEST(MeshIndex, RaysDownFromRealSpawnPointsHitFloors) {
             ++checked;
         }
     }
-    EXPECT_GE(checked, 8);
-    if (files.size() < 3) std::printf("[ note     ] ../shared/data/levels not found: only the bundled level checked\n");
+    EXPECT_EQ(checked, 8 + 4 + 40);  // the spawn points of the three levels
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ using tumble::BodyDef;
 using tumble::BodyId;
 using tumble::World;
 
-const std::filesystem::path kBundledLevel = std::filesystem::path(TUMBLE_SOURCE_DIR) / "samples/data/oa_dm1.obj";
+using testutil::kBundledLevel;
 constexpr float kDt = 1.0f / 60.0f;
 
 BodyDef box_at(glm::vec3 p, glm::vec3 h = glm::vec3(0.5f), float mass = 1.0f) {
@@ -141,10 +141,7 @@ TEST(World, FreeFallFollowsTheIntegrator) {
 
 TEST(World, BoxRestsOnRealLevelFloorsWithoutSinkingOrDrifting) {
     // A box set just above the floor under every spawn point of every level, turned about the vertical, for 600 steps.
-    std::vector<std::filesystem::path> levels{kBundledLevel};
-    const std::filesystem::path shared = std::filesystem::path(TUMBLE_SHARED_DIR) / "data/levels";
-    for (const char* name : {"oa_rpg3dm2.obj", "oasago2.obj"})
-        if (std::filesystem::exists(shared / name)) levels.push_back(shared / name);
+    const std::vector<std::filesystem::path> levels = testutil::real_levels();
     int boxes = 0;
     for (const auto& path : levels) {
         const tumble::ObjFile file = tumble::load_obj(path);

@@ -1,5 +1,5 @@
 // fit_obb: containment on every cloud, bad input, degenerate (flat) clouds, each method's defining property on clouds
-// where the answer is known by hand, and the real meshes of ../shared/data/objects against a coarse search over
+// where the answer is known by hand, and the real meshes of tests/data/objects against a coarse search over
 // orientations (tests/support/min_box_search.hpp; the fine table is in docs/narrowphase.md).
 
 #include <cmath>
@@ -262,7 +262,7 @@ TEST(FitObb, CovarianceMethodsRecoverABoxAndOnlyTheHullIgnoresInteriorPoints) {
                 "covariance >= %.3f\n", worst_hull, worst_points_with_interior);
 }
 
-// The real meshes: the AABB volumes of ../shared/data/README.md (which checks the loading), containment of every
+// The real meshes: the AABB volumes of tests/data/objects/README.md (which checks the loading), containment of every
 // vertex, and each method within its measured factor of a coarse search over orientations.
 TEST(FitObb, RealMeshesAgainstACoarseSearch) {
     // Volume / search minimum measured with the fine search (docs/narrowphase.md, "OBB fitting"), plus 1%. The coarse
@@ -278,7 +278,7 @@ TEST(FitObb, RealMeshesAgainstACoarseSearch) {
     coarse.grid = 300;
     coarse.seeds = 3;
     coarse.final_step = 1e-4;
-    const std::filesystem::path dir = std::filesystem::path(TUMBLE_SHARED_DIR) / "data/objects";
+    const std::filesystem::path dir = testutil::kObjectDir;
     for (std::size_t o = 0; o < std::size(testutil::kRealObjects); ++o) {
         const testutil::RealObject& object = testutil::kRealObjects[o];
         const std::vector<glm::dvec3> cloud = testutil::load_object_points(dir / object.file);

@@ -1,4 +1,4 @@
-// Regression cases for the mistakes in the seed documents (../shared/seeds), each shown to matter: the mistaken
+// Regression cases for three mistakes that circulate in published OBB code, each shown to matter: the mistaken
 // rule, written out here in a few lines of our own, gets the case wrong, and Tumble gets it right.
 
 #include <cmath>

@@ -312,8 +312,6 @@ TEST(BundledScenes, AllLoad) {
     for (const auto& entry : fs::directory_iterator(kSource / "samples/scenes")) {
         if (entry.path().extension() != ".json" || entry.path().stem().string().ends_with(".golden")) continue;
         const std::string name = entry.path().filename().string();
-        if (name.find("shared") != std::string::npos && !fs::exists(fs::path(TUMBLE_SHARED_DIR) / "data/levels"))
-            continue;
         EXPECT_NO_THROW(tumble::load_scene(entry.path())) << name;
         ++loaded;
     }

@@ -10,21 +10,17 @@
 
 #include <tumble/tumble.hpp>
 
+#include "data_paths.hpp"
+
 namespace gamescene {
 
 using LD = long double;
 
-inline const std::filesystem::path kBundledLevel = std::filesystem::path(TUMBLE_SOURCE_DIR) / "samples/data/oa_dm1.obj";
+using testutil::kBundledLevel;
 inline constexpr float kDt = 1.0f / 60.0f;
 
-// The bundled level and the shared levels that are present.
-inline std::vector<std::filesystem::path> levels() {
-    std::vector<std::filesystem::path> out{kBundledLevel};
-    const std::filesystem::path shared = std::filesystem::path(TUMBLE_SHARED_DIR) / "data/levels";
-    for (const char* name : {"oa_rpg3dm2.obj", "oasago2.obj"})
-        if (std::filesystem::exists(shared / name)) out.push_back(shared / name);
-    return out;
-}
+// The three real levels (samples/data).
+inline std::vector<std::filesystem::path> levels() { return testutil::real_levels(); }
 
 inline tumble::BodyDef box(glm::vec3 p, glm::vec3 h = glm::vec3(0.5f), float mass = 1.0f) {
     tumble::BodyDef d;

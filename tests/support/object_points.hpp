@@ -1,6 +1,6 @@
 #pragma once
-// The real meshes of ../shared/data/objects as point clouds, read with assimp (tests and benchmarks only: the
-// library does not depend on assimp). Raw import without post-processing, as ../shared/data/README.md advises:
+// The real meshes of tests/data/objects as point clouds, read with assimp (tests and benchmarks only: the
+// library does not depend on assimp). Raw import without post-processing, as tests/data/objects/README.md advises:
 // every vertex of every mesh, duplicates included (Wuson.ply stores one vertex per triangle corner).
 
 #include <filesystem>
@@ -15,8 +15,8 @@
 namespace testutil {
 
 struct RealObject {
-    const char* file;       // in ../shared/data/objects
-    double aabb_volume;     // reference value from ../shared/data/README.md
+    const char* file;       // in tests/data/objects
+    double aabb_volume;     // reference value from tests/data/objects/README.md
 };
 
 // The four objects and the AABB volumes the data README gives for them.

@@ -13,6 +13,7 @@
 
 #include <tumble/narrowphase/sat.hpp>
 
+#include "data_paths.hpp"
 #include "sat_reference.hpp"
 
 namespace testutil {

@@ -38,7 +38,7 @@ struct SpawnPoint {
 /// What `load_obj` reads from a file.
 struct ObjFile {
     TriangleMesh mesh;
-    std::vector<SpawnPoint> spawns;  ///< from `# spawn` comment lines, in file order (levels in ../shared/data)
+    std::vector<SpawnPoint> spawns;  ///< from `# spawn` comment lines, in file order (the levels in samples/data have them)
 };
 
 /// Loads the triangles of a Wavefront OBJ file with tinyobjloader (polygons are triangulated as a fan, all groups

@@ -4,8 +4,8 @@
 /// depth and a feature id that stays the same while the touching features stay the same (for warm starting).
 ///
 /// Method (ODE's dBoxBox and Bullet's btBoxBoxDetector; Ericson, Real-Time Collision Detection, 2005, sections
-/// 5.1.9 and 8.3.4 for segment closest points and Sutherland-Hodgman clipping; qu3e's q3FeaturePair and Box2D's
-/// b2ContactId for the ids, as described in ../shared/STYLE.md):
+/// 5.1.9 and 8.3.4 for segment closest points and Sutherland-Hodgman clipping; feature-pair ids as in qu3e's
+/// q3FeaturePair and Box2D's b2ContactId):
 /// - The separating-axis test is the one `collide` runs (same code): same axis, sign, normal and depth.
 /// - Face axis: the face of the shape owning the axis that faces the other shape is the *reference face*; the face
 ///   of the other box most anti-parallel to it is the *incident face* (a triangle is its own incident face). The
