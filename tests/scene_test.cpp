@@ -76,9 +76,11 @@ TEST_F(SceneFiles, EveryKeyIsRead) {
     EXPECT_EQ(s.description, "every key");
     EXPECT_EQ(s.settings.gravity, glm::vec3(0.5f, -9.81f, 0.0f));
     EXPECT_EQ(s.dt, 0.01f);
-    EXPECT_EQ(s.settings.solver.iterations, 12);
-    EXPECT_EQ(s.settings.solver.static_friction, 0.7f);
-    EXPECT_EQ(s.settings.solver.dynamic_friction, 0.3f);
+    // Version 1's position passes become substeps (the default count of iterations kept) and
+    // its static friction becomes every box's and mesh's friction; its dynamic coefficient is dropped.
+    EXPECT_EQ(s.settings.solver.substeps, 12);
+    EXPECT_EQ(s.settings.solver.iterations, tumble::SolverSettings{}.iterations);
+    for (const tumble::SceneBox& b : s.boxes) EXPECT_EQ(b.def.friction, 0.7f);
     EXPECT_EQ(s.settings.broadphase_margin, 0.05f);
     EXPECT_EQ(s.steps, 300);
     EXPECT_EQ(s.checkpoints, (std::vector<int>{0, 100, 300}));  // the last step is always a checkpoint
@@ -103,6 +105,8 @@ TEST_F(SceneFiles, EveryKeyIsRead) {
     ASSERT_EQ(s.meshes.size(), 1u);
     const tumble::SceneMesh& m = s.meshes[0];
     EXPECT_EQ(m.name, "ramp");
+    EXPECT_EQ(m.material.friction, 0.7f);
+    EXPECT_EQ(m.material.restitution, 0.0f);
     EXPECT_EQ(m.path, dir_ / "data/ramp.obj");  // relative to the scene file, not to the working directory
     ASSERT_EQ(m.mesh.triangle_count(), 1u);
     // x_world = t + R (s x): (1,0,0) scaled to (2,0,0), turned 90 degrees about Z to (0,2,0), moved to (10,2,0).
@@ -117,21 +121,70 @@ TEST_F(SceneFiles, EveryKeyIsRead) {
 }
 
 TEST_F(SceneFiles, DefaultsAreTheEngineDefaults) {
-    const Scene s = tumble::parse_scene(R"({"version": 1})", dir_ / "empty.json");
-    const tumble::WorldSettings defaults;
-    EXPECT_EQ(s.settings.gravity, defaults.gravity);
-    EXPECT_EQ(s.settings.solver.iterations, defaults.solver.iterations);
-    EXPECT_EQ(s.settings.solver.static_friction, defaults.solver.static_friction);
-    EXPECT_EQ(s.settings.solver.dynamic_friction, defaults.solver.dynamic_friction);
-    EXPECT_EQ(s.settings.broadphase_margin, defaults.broadphase_margin);
-    EXPECT_EQ(s.dt, 1.0f / 60.0f);
-    EXPECT_EQ(s.steps, 60);
-    EXPECT_EQ(s.checkpoints, std::vector<int>{60});
-    EXPECT_TRUE(s.boxes.empty());
-    // A single friction number sets both coefficients.
-    const Scene f = tumble::parse_scene(R"({"version": 1, "world": {"friction": 0}})", dir_ / "f.json");
-    EXPECT_EQ(f.settings.solver.static_friction, 0.0f);
-    EXPECT_EQ(f.settings.solver.dynamic_friction, 0.0f);
+    for (const char* text : {R"({"version": 1})", R"({"version": 2})"}) {
+        const Scene s = tumble::parse_scene(text, dir_ / "empty.json");
+        const tumble::WorldSettings defaults;
+        EXPECT_EQ(s.settings.gravity, defaults.gravity);
+        EXPECT_EQ(s.settings.solver.substeps, defaults.solver.substeps);
+        EXPECT_EQ(s.settings.solver.iterations, defaults.solver.iterations);
+        EXPECT_EQ(s.settings.solver.restitution_threshold, defaults.solver.restitution_threshold);
+        EXPECT_EQ(s.settings.solver.slop, defaults.solver.slop);
+        EXPECT_EQ(s.settings.broadphase_margin, defaults.broadphase_margin);
+        EXPECT_EQ(s.dt, 1.0f / 60.0f);
+        EXPECT_EQ(s.steps, 60);
+        EXPECT_EQ(s.checkpoints, std::vector<int>{60});
+        EXPECT_TRUE(s.boxes.empty());
+    }
+    // A box's defaults are BodyDef's.
+    const Scene b = tumble::parse_scene(R"({"version": 2, "boxes": [{"position": [0, 1, 0], "half_extents": [1, 1, 1]}]})",
+                                        dir_ / "b.json");
+    const tumble::BodyDef def;
+    ASSERT_EQ(b.boxes.size(), 1u);
+    EXPECT_EQ(b.boxes[0].def.friction, def.friction);
+    EXPECT_EQ(b.boxes[0].def.restitution, def.restitution);
+    EXPECT_EQ(b.boxes[0].def.fixed_rotation, def.fixed_rotation);
+    EXPECT_EQ(b.boxes[0].def.angular_velocity, def.angular_velocity);
+    // Version 1: a single friction number is the static coefficient, given to every box.
+    const Scene f = tumble::parse_scene(R"({"version": 1, "world": {"friction": 0}, "boxes": [{"position": [0, 1, 0], "half_extents": [1, 1, 1]}]})",
+                                        dir_ / "f.json");
+    EXPECT_EQ(f.boxes[0].def.friction, 0.0f);
+}
+
+TEST_F(SceneFiles, VersionTwoReadsTheRigidBodyKeys) {
+    write("data/ramp.obj", kRampObj);
+    const Scene s = tumble::load_scene(write("v2.json", R"({
+  "version": 2,
+  "world": {"gravity": [0, -9.81, 0], "dt": 0.01, "substeps": 12, "iterations": 3, "restitution_threshold": 0.5,
+            "slop": 0.002, "broadphase_margin": 0.03},
+  "boxes": [
+    {"name": "floor", "position": [0, -0.5, 0], "half_extents": [5, 0.5, 5], "static": true, "friction": 0.9,
+     "restitution": 0.1},
+    {"position": [0, 2, 0], "half_extents": [0.5, 0.5, 0.5], "velocity": [1, 0, 0], "angular_velocity": [0, 3, 0],
+     "friction": 0.25, "restitution": 0.75, "fixed_rotation": true, "mass": 4}
+  ],
+  "meshes": [{"obj": "data/ramp.obj", "material": {"friction": 0.4, "restitution": 0.5}}]
+})"));
+    EXPECT_EQ(s.version, 2);
+    EXPECT_EQ(s.settings.solver.substeps, 12);
+    EXPECT_EQ(s.settings.solver.iterations, 3);
+    EXPECT_EQ(s.settings.solver.restitution_threshold, 0.5f);
+    EXPECT_EQ(s.settings.solver.slop, 0.002f);
+    EXPECT_EQ(s.settings.broadphase_margin, 0.03f);
+    ASSERT_EQ(s.boxes.size(), 2u);
+    EXPECT_EQ(s.boxes[0].def.friction, 0.9f);
+    EXPECT_EQ(s.boxes[0].def.restitution, 0.1f);
+    EXPECT_EQ(s.boxes[1].def.angular_velocity, glm::vec3(0, 3, 0));
+    EXPECT_EQ(s.boxes[1].def.friction, 0.25f);
+    EXPECT_EQ(s.boxes[1].def.restitution, 0.75f);
+    EXPECT_TRUE(s.boxes[1].def.fixed_rotation);
+    ASSERT_EQ(s.meshes.size(), 1u);
+    EXPECT_EQ(s.meshes[0].material.friction, 0.4f);
+    EXPECT_EQ(s.meshes[0].material.restitution, 0.5f);
+    // add_scene passes the materials on.
+    tumble::World w(s.settings);
+    const tumble::SceneInstance ids = tumble::add_scene(w, s);
+    EXPECT_EQ(w.body(ids.bodies[1]).restitution, 0.75f);
+    EXPECT_EQ(w.mesh_material(ids.meshes[0]).restitution, 0.5f);
 }
 
 TEST_F(SceneFiles, NumbersAreReadAsTheNearestFloat) {
@@ -248,7 +301,24 @@ TEST_F(SceneFiles, BadInputIsRejectedWithFileLineColumnAndPath) {
         {"{\"version\": 1, \"run\": {\"steps\": 10, \"checkpoints\": [5, 5]}}", "run.checkpoints[1]: checkpoints must be strictly increasing"},
         // versions
         {"{\"boxes\": []}", "scene.json:1:1: the scene: the key \"version\" is missing"},
-        {"{\"version\": 2}", "scene.json:1:13: version: version 2 is not supported (this build reads version 1)"},
+        {"{\"version\": 3}", "scene.json:1:13: version: version 3 is not supported (this build reads versions 1 to 2)"},
+        // keys of one version in the other
+        {"{\"version\": 1, \"world\": {\"substeps\": 4}}", "world.substeps: unknown key 'substeps'"},
+        {"{\"version\": 2, \"world\": {\"solver_iterations\": 4}}", "world.solver_iterations: unknown key 'solver_iterations'"},
+        {"{\"version\": 1, \"boxes\": [{\"position\": [0,0,0], \"half_extents\": [1,1,1], \"restitution\": 0.5}]}",
+         "boxes[0].restitution: unknown key 'restitution'"},
+        // version 2 ranges
+        {"{\"version\": 2, \"world\": {\"substeps\": 0}}", "world.substeps: expected an integer in [1, 256], got 0"},
+        {"{\"version\": 2, \"world\": {\"iterations\": 65}}", "world.iterations: expected an integer in [1, 64], got 65"},
+        {"{\"version\": 2, \"world\": {\"slop\": -0.001}}", "world.slop: expected a number >= 0.0 (metres)"},
+        {"{\"version\": 2, \"boxes\": [{\"position\": [0,0,0], \"half_extents\": [1,1,1], \"restitution\": 1.5}]}",
+         "boxes[0].restitution: expected a coefficient of restitution in [0, 1], got 1.5"},
+        {"{\"version\": 2, \"boxes\": [{\"position\": [0,0,0], \"half_extents\": [1,1,1], \"friction\": -1}]}",
+         "boxes[0].friction: expected a number >= 0.0 (Coulomb coefficient), got -1"},
+        {"{\"version\": 2, \"boxes\": [{\"position\": [0,0,0], \"half_extents\": [1,1,1], \"static\": true, \"angular_velocity\": [0,1,0]}]}",
+         "boxes[0].angular_velocity: a static box never moves"},
+        {"{\"version\": 2, \"boxes\": [{\"position\": [0,0,0], \"half_extents\": [1,1,1], \"fixed_rotation\": 1}]}",
+         "boxes[0].fixed_rotation: expected true or false, got 1"},
         // meshes
         {"{\"version\": 1, \"meshes\": [{\"obj\": \"nowhere/level.obj\"}]}", "scene.json:1:35: meshes[0].obj: the mesh file '"},
         {"{\"version\": 1, \"meshes\": [{\"obj\": \"bad.obj\"}]}", "meshes[0].obj: cannot load the mesh: "},

@@ -105,21 +105,23 @@ TEST(Recorder, CsvAndJsonLinesHoldTheExactStates) {
     std::ifstream csv(scratch("r.csv"));
     std::string line;
     std::getline(csv, line);
-    EXPECT_EQ(line, "step,id,name,px,py,pz,qw,qx,qy,qz,vx,vy,vz");
+    EXPECT_EQ(line, "step,id,name,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz");
     std::ifstream jsonl(scratch("r.jsonl"));
     for (std::size_t i = 0; i < 3; ++i) {
         ASSERT_TRUE(std::getline(csv, line));
         std::vector<std::string> f;
         std::stringstream ss(line);
         for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
-        ASSERT_EQ(f.size(), 13u) << line;
+        ASSERT_EQ(f.size(), 16u) << line;
         EXPECT_EQ(f[0], "45");
         EXPECT_EQ(f[1], std::to_string(i));
         EXPECT_EQ(f[2], scene.boxes[i].name);
         const BoxState& b = s.boxes[i];
-        const float expected[] = {b.position.x,    b.position.y,    b.position.z,  b.orientation.w, b.orientation.x,
-                                  b.orientation.y, b.orientation.z, b.velocity.x, b.velocity.y,    b.velocity.z};
-        for (int k = 0; k < 10; ++k) EXPECT_EQ(bits(std::strtof(f[3 + k].c_str(), nullptr)), bits(expected[k])) << line;
+        const float expected[] = {b.position.x,         b.position.y,         b.position.z,        b.orientation.w,
+                                  b.orientation.x,      b.orientation.y,      b.orientation.z,     b.velocity.x,
+                                  b.velocity.y,         b.velocity.z,         b.angular_velocity.x, b.angular_velocity.y,
+                                  b.angular_velocity.z};
+        for (int k = 0; k < 13; ++k) EXPECT_EQ(bits(std::strtof(f[3 + k].c_str(), nullptr)), bits(expected[k])) << line;
 
         ASSERT_TRUE(std::getline(jsonl, line));
         const nlohmann::json j = nlohmann::json::parse(line);
@@ -128,6 +130,7 @@ TEST(Recorder, CsvAndJsonLinesHoldTheExactStates) {
         EXPECT_EQ(j["name"], scene.boxes[i].name);
         EXPECT_EQ(static_cast<float>(j["position"][1].get<double>()), b.position.y);
         EXPECT_EQ(static_cast<float>(j["orientation"][3].get<double>()), b.orientation.z);
+        EXPECT_EQ(static_cast<float>(j["angular_velocity"][2].get<double>()), b.angular_velocity.z);
         EXPECT_EQ(static_cast<float>(j["velocity"][1].get<double>()), b.velocity.y);
     }
     EXPECT_THROW(Recorder(scratch("r.txt"), scene), InvalidArgument);
@@ -242,7 +245,8 @@ TEST(Check, PassesItsOwnGoldenBitForBitAndFindsTheFirstDifference) {
     v.checkpoints[0].boxes[3].velocity.y += 5e-4f;
     EXPECT_TRUE(check(scene, v, tol).passed);
     Golden q = g;
-    q.checkpoints[0].boxes[3].orientation = glm::angleAxis(2e-5f, glm::vec3(1, 0, 0));
+    q.checkpoints[0].boxes[3].orientation =
+        glm::normalize(glm::angleAxis(2e-5f, glm::vec3(1, 0, 0)) * q.checkpoints[0].boxes[3].orientation);
     r = check(scene, q, tol);
     EXPECT_FALSE(r.passed);
     EXPECT_NEAR(r.off.orientation, 2e-5, 1e-7);

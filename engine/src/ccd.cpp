@@ -1,100 +1,171 @@
-// Continuous collision detection (opt-in per body, BodyDef::ccd), run at the end of stage 1 of the step.
+// Continuous collision detection (opt-in per body, BodyDef::ccd): time-of-impact contacts in the narrowphase stage.
 //
-// The predicted motion x -> x* of a fast body is swept with the exact swept SAT (narrowphase/sweep.hpp) against
-// static geometry: mesh triangles approached from their front, static bodies, sleeping bodies and kinematic bodies
-// at rest, all found through the broadphase (the resting octree and the mesh BVHs, queried with the swept box).
-// Shapes the box already overlaps or touches at the start are left to the solver, which handles them in this step,
-// unless the motion drives into them by more than the motion threshold below (a box pushed against a thin wall at
-// speed). At the first time of impact the predicted position is moved to the contact, and the velocity and what is
-// left of the motion lose their components into the surface (inelastic, like every contact of the position
-// solver); what is left is swept again along the surface, up to three sweeps in all. The solver then resolves the
-// contacts at depth ~0.
-//
-// Awake dynamic bodies are not swept against each other: two fast boxes may still pass through each other.
+// Every contact is found at the start of the step with a speculative margin that covers the step's motion, so a
+// body cannot pass through anything for lack of a contact. For a fast body, though, the separating axis of the
+// shapes where they are at the start of the step can be far from the axis along which they will meet (a box thrown
+// at a wall from a few metres away, turned: the greatest separation may lie along one of its own faces or an edge
+// axis), and a contact along the wrong axis deflects it. A CCD body moving more than a quarter of its smallest half
+// extent in the step therefore has its contacts with static geometry (static bodies, sleeping bodies, kinematic
+// bodies at rest, mesh triangles approached from the front) taken where it will first touch them: its predicted
+// translation over the step is swept with the exact swept SAT (narrowphase/sweep.hpp; Ericson, Real-Time Collision
+// Detection, 2005, section 5.5.8 for the moving separating-axis test), the manifold is computed at the time of
+// impact, and its points on the body are moved back by the distance travelled, so that the solver sees a gap that
+// closes exactly at the impact. Shapes the box already touches at the start keep the start-of-step manifold.
 
 #include <algorithm>
 
+#include <tumble/narrowphase/contact_policy.hpp>
 #include <tumble/narrowphase/sweep.hpp>
-#include <tumble/solver/position_solver.hpp>
 
 #include "world_impl.hpp"
 
 namespace tumble {
 namespace {
 
-// A step shorter than this fraction of the body's smallest half extent cannot carry it through anything the
-// solver would not push it back out of, so it is not swept.
+// A step shorter than this fraction of the body's smallest half extent cannot pick the wrong axis by much, so it is
+// not swept.
 constexpr float kCcdMotionFraction = 0.25f;
-// Sweeps per body per step: the first impact, then up to two slides along what was hit (a corner).
-constexpr int kCcdIterations = 3;
+// Overlap, metres, beyond which a swept body the solver left inside an obstacle it hit is put back (ccd_clamp).
+constexpr float kCcdTolerance = 1e-3f;
+
+// The predicted translation of step body k (as in the integrate stage).
+glm::vec3 predicted_translation(const Obb& start, const Obb& end) { return end.center - start.center; }
+
+// The manifold found at the impact pose, expressed for the start pose: points on the moving body (A) moved back by
+// the distance travelled, depths reduced by the gap that motion closes along the normal.
+//
+// The reference face's side planes are dropped (sides = 0): every point acts once its gap closes. They keep a box
+// that slides past a ledge from being held up by points beyond the edge; at an impact the face has just been found
+// to be where the body arrives, and a body that also slides along it (a box thrown at a wall at an angle) would
+// otherwise carry the face away from the points anchored on the obstacle within a substep or two, leaving the hit
+// to one edge of the face and setting the body spinning.
+Manifold back_to_start(Manifold m, const glm::vec3& travelled) {
+    const float closing = glm::dot(travelled, m.normal);
+    m.depth -= closing;
+    m.sides = 0;
+    for (int k = 0; k < m.count; ++k) {
+        ManifoldPoint& p = m.points[static_cast<std::size_t>(k)];
+        p.point_a -= travelled;
+        p.depth -= closing;
+    }
+    return m;
+}
 
 }  // namespace
 
-void World::Impl::continuous_collision(std::uint32_t k) {
-    Body& b = bodies[awake[k]];
-    SolverBody& s = solver_bodies[k];
+bool World::Impl::swept_for_ccd(std::uint32_t k) const {
+    if (k >= awake_count) return false;
+    const Body& b = bodies[awake[k]];
+    if (!b.ccd || !b.dynamic() || b.sensor) return false;
     const float smallest = std::min({b.half_extents.x, b.half_extents.y, b.half_extents.z});
     const float threshold = kCcdMotionFraction * smallest;
-    glm::vec3 remaining = s.position - s.start_position;
-    if (!(glm::dot(remaining, remaining) > threshold * threshold)) return;
-    ++stats.ccd_sweeps;
+    // How far its points move: the translation plus the turn times its radius.
+    const glm::vec3 motion = predicted_translation(start_box[k], end_box[k]);
+    const glm::quat turn = end_orientation[k] * glm::conjugate(bodies[awake[k]].orientation);
+    const float angle = 2.0f * std::acos(std::min(1.0f, std::abs(turn.w)));
+    const float reach = glm::length(motion) + glm::length(b.half_extents) * std::min(angle, 2.0f);
+    return reach > threshold;
+}
 
-    glm::vec3 at = s.start_position;
-    for (int iteration = 0; iteration < kCcdIterations; ++iteration) {
-        const Obb box{at, s.axes, b.half_extents};
-        const Aabb swept = box.aabb().merged(Obb{at + remaining, s.axes, b.half_extents}.aabb());
-        float best = 1.0f;
-        glm::vec3 normal(0.0f);
-        // A shape already touched is the solver's, unless the motion drives into it by more than the threshold (a
-        // body pushed against a thin wall at speed): then it stops the motion at once.
-        auto consider = [&](const std::optional<SweepHit>& hit, const glm::vec3& initial_normal) {
-            if (!hit) return;
-            const glm::vec3 n = hit->initially_overlapping ? initial_normal : hit->normal;
-            if (hit->initially_overlapping && !(glm::dot(remaining, n) > threshold)) return;
-            if (hit->toi < best || (hit->toi == best && best < 1.0f && glm::dot(remaining, n) > glm::dot(remaining, normal))) {
-                best = hit->toi;
-                normal = n;
-            }
-        };
-        query_proxies.clear();
-        resting.query(swept, query_proxies);
-        for (ProxyId p : query_proxies) {
-            const Body& other = bodies[resting.user_data(p)];
-            if (other.sensor || !layers_collide(b.layer, b.mask, other.layer, other.mask)) continue;
-            const std::optional<SweepHit> hit = sweep(box, remaining, other.obb());
-            consider(hit, hit ? hit->normal : glm::vec3(0.0f));
+std::optional<Manifold> World::Impl::impact_manifold(std::uint32_t k, const Obb& other, float& toi) const {
+    const Obb& box = start_box[k];
+    const glm::vec3 motion = predicted_translation(box, end_box[k]);
+    const std::optional<SweepHit> hit = sweep(box, motion, other);
+    if (!hit || hit->initially_overlapping) return std::nullopt;
+    toi = hit->toi;
+    const glm::vec3 travelled = motion * hit->toi;
+    const Obb at{box.center + travelled, box.axes, box.half_extents};
+    const std::optional<Manifold> m = collide_manifold(at, other, settings.broadphase_margin);
+    if (!m) return std::nullopt;
+    return back_to_start(*m, travelled);
+}
+
+std::optional<Manifold> World::Impl::impact_manifold(std::uint32_t k, const Triangle& tri, EdgeFlags active_edges,
+                                                     float& toi) const {
+    const Obb& box = start_box[k];
+    const glm::vec3 motion = predicted_translation(box, end_box[k]);
+    const glm::vec3 front = tri.scaled_normal();
+    // One-sided: only a box in front of the triangle moving against its front face.
+    if (glm::dot(box.center - tri.a, front) < 0.0f || !(glm::dot(motion, front) < 0.0f)) return std::nullopt;
+    const std::optional<SweepHit> hit = sweep(box, motion, tri);
+    if (!hit || hit->initially_overlapping) return std::nullopt;
+    toi = hit->toi;
+    const glm::vec3 travelled = motion * hit->toi;
+    const Obb at{box.center + travelled, box.axes, box.half_extents};
+    const std::optional<Manifold> m = mesh_manifold(at, tri, box.center, active_edges, settings.broadphase_margin);
+    if (!m) return std::nullopt;
+    return back_to_start(*m, travelled);
+}
+
+void World::Impl::ccd_clamp() {
+    // The impact manifold holds the points that touch first; a box that the hit sets spinning (a corner-first hit
+    // at 100 m/s turns a thin box at hundreds of rad/s) can swing its other corners through a thin wall, and its
+    // centre after them, before the next step's contacts see them. As in Box2D v3's continuous step, the translation
+    // the solver gave a swept body is swept again against the static geometry near it (with the orientation the
+    // body started the step with); where it meets something it did not touch at the start, or moves into something
+    // it touched then, the body goes back to where it first touched it, with its starting orientation. It keeps the
+    // velocities the solver gave it, and the next step's contacts take it from there.
+    std::vector<float>& back_to = ccd_back_to;
+    back_to.assign(awake_count, 2.0f);
+    // `touching`: the SAT contact at the start of the step, if any; `hit`: the sweep of the solved translation.
+    // `at_end`: the contact at the solved pose (turned as the solver turned it).
+    auto check = [&](std::uint32_t k, const glm::vec3& moved, const std::optional<Contact>& touching,
+                     const std::optional<SweepHit>& hit, const std::optional<Contact>& at_end) {
+        const bool inside_at_end = at_end && at_end->depth > kCcdTolerance;
+        if (!hit && !inside_at_end) return;
+        float toi = hit ? hit->toi : 0.0f;
+        if (hit && hit->initially_overlapping) {
+            // Moving into it by more than the tolerance (the normal points from the body towards the obstacle).
+            if (!inside_at_end && (!touching || glm::dot(moved, touching->normal) <= kCcdTolerance)) return;
+            toi = 0.0f;
         }
-        for (const Mesh& m : meshes) {
-            if (!m.alive || !layers_collide(b.layer, b.mask, m.layer, m.mask)) continue;
-            query_result.clear();
-            m.index.query(swept, query_result);
-            for (std::uint32_t t : query_result) {
-                const Triangle& tri = m.index.triangle(t);
-                const glm::vec3 front = tri.scaled_normal();
-                // One-sided, as the solver's mesh_contact: only a box in front moving against the front face.
-                if (glm::dot(at - tri.a, front) < 0.0f) continue;
-                const std::optional<SweepHit> hit = sweep(box, remaining, tri);
-                if (!hit) continue;
-                if (hit->initially_overlapping) {
-                    if (const std::optional<Contact> c = mesh_contact(box, tri, at)) consider(hit, c->normal);
-                } else if (glm::dot(hit->normal, front) < 0.0f) {
-                    consider(hit, hit->normal);
-                }
-            }
-        }
-        if (best >= 1.0f) {
-            at += remaining;
-            break;
-        }
-        // Move to the contact; what is left of the motion and the velocity lose their components into the surface.
-        at += remaining * best;
-        remaining *= 1.0f - best;
-        remaining -= normal * std::max(0.0f, glm::dot(remaining, normal));
-        b.velocity -= normal * std::max(0.0f, glm::dot(b.velocity, normal));
-        if (!(glm::dot(remaining, remaining) > threshold * threshold) || iteration + 1 == kCcdIterations) break;
+        back_to[k] = std::min(back_to[k], toi);
+    };
+    auto solved_box = [&](std::uint32_t k) {
+        const SolverBody& b = solver_bodies[k];
+        return Obb{b.position, glm::mat3_cast(b.orientation), start_box[k].half_extents};
+    };
+    auto moved_of = [&](std::uint32_t k) { return solver_bodies[k].position - start_box[k].center; };
+    for (const BodyPair& p : body_pairs) {
+        std::uint32_t k = p.a, other = p.b;
+        if (!(solver_bodies[other].motion == Motion::fixed && swept_for_ccd(k))) std::swap(k, other);
+        if (!(solver_bodies[other].motion == Motion::fixed && swept_for_ccd(k))) continue;
+        const glm::vec3 moved = moved_of(k);
+        check(k, moved, collide(start_box[k], start_box[other]), sweep(start_box[k], moved, start_box[other]),
+              collide(solved_box(k), start_box[other]));
     }
-    s.position = at;
-    predicted[k] = at;
+    for (const TriangleCandidate& tc : triangle_candidates) {
+        if (!swept_for_ccd(tc.body)) continue;
+        const std::uint32_t k = tc.body;
+        const glm::vec3 moved = moved_of(k);
+        // One-sided: only what comes at the front face counts.
+        const glm::vec3 front = tc.shape.scaled_normal();
+        if (glm::dot(start_box[k].center - tc.shape.a, front) < 0.0f) continue;
+        check(k, moved, mesh_contact(start_box[k], tc.shape, start_box[k].center, tc.active_edges),
+              sweep(start_box[k], moved, tc.shape),
+              mesh_contact(solved_box(k), tc.shape, start_box[k].center, tc.active_edges));
+    }
+    // A CCD body the solver moved far though it was not swept (a resting box hit by a fast one), or moved off the
+    // path it was swept along: its solved translation against the level's triangles (the candidates above only
+    // cover what lay along the predicted motion).
+    QueryFilter meshes_only;
+    meshes_only.bodies = false;
+    for (std::uint32_t k = 0; k < awake_count; ++k) {
+        const Body& b = bodies[awake[k]];
+        if (!b.ccd || !b.dynamic() || b.sensor || meshes.empty()) continue;
+        meshes_only.mask = b.mask;  // the meshes it collides with (layers_collide also needs the mesh's mask)
+        const glm::vec3 moved = moved_of(k);
+        const float smallest = std::min({b.half_extents.x, b.half_extents.y, b.half_extents.z});
+        if (!(glm::length(moved) > kCcdMotionFraction * smallest)) continue;
+        const std::optional<BoxSweepHit> hit = sweep_box(start_box[k], moved, meshes_only, "World::step");
+        if (hit) back_to[k] = std::min(back_to[k], hit->initially_overlapping ? 0.0f : hit->toi);
+    }
+    for (std::uint32_t k = 0; k < awake_count; ++k) {
+        if (!(back_to[k] <= 1.0f)) continue;
+        SolverBody& body = solver_bodies[k];
+        body.position = start_box[k].center + moved_of(k) * back_to[k];
+        body.orientation = bodies[awake[k]].orientation;  // not written back before the velocities stage
+    }
 }
 
 }  // namespace tumble

@@ -24,7 +24,7 @@
 
 #include <tumble/error.hpp>
 #include <tumble/narrowphase/sat.hpp>
-#include <tumble/solver/position_solver.hpp>
+#include <tumble/narrowphase/contact_policy.hpp>
 
 #include "world_impl.hpp"
 

@@ -1,8 +1,10 @@
-// Stage 5 of the step: the contacts and sensor overlaps left at the final positions, contact events, waking what
-// awake bodies touched, and the contacts() view. See events.hpp for the event contract.
+// The report stage of the step: the contacts and sensor overlaps left at the final positions, contact events, waking
+// what awake bodies touched, and the contacts() view. See events.hpp for the event contract.
 
 #include <algorithm>
+#include <limits>
 
+#include <tumble/narrowphase/contact_policy.hpp>
 #include <tumble/narrowphase/sat.hpp>
 
 #include "world_impl.hpp"
@@ -11,6 +13,10 @@ namespace tumble {
 namespace {
 
 using Touch = World::Impl::Touch;
+
+// A manifold's pair touches after the step when one of its points has a gap of at most this (metres): resting
+// contacts sit at -slop, and one that the solver just brought together at 0 up to float round-off.
+constexpr float kTouchGap = 1e-5f;
 using PairState = World::Impl::PairState;
 
 // Order of event pairs: a, then body partners before meshes, then the partner.
@@ -54,34 +60,42 @@ bool same_contact(const ContactRecord& x, const ContactRecord& y) {
 
 }  // namespace
 
-void World::Impl::report(float dt) {
-    const auto n = static_cast<std::uint32_t>(predicted.size());
+void World::Impl::report_stage() {
+    const auto n = static_cast<std::uint32_t>(awake_count);
 
-    // Contacts at the final positions, in the order the pairs were processed (tested in chunks, gathered in order).
+    // The contacts the solver enforced that touch at the final positions: a manifold's pair touches when one of its
+    // points' anchors meet (gap <= kTouchGap), and its depth is the largest penetration left, max(0, -gap). This is
+    // the physics' own view (resting contacts keep the solver's slop), and it costs no second narrowphase pass.
     Parallel& par = parallel();
-    found_contacts.resize(body_pairs.size() + triangle_refs.size());
-    par.for_each_chunk(found_contacts.size(), 256, [&](std::size_t begin, std::size_t end) {
+    found_contacts.resize(manifolds.size());
+    par.for_each_chunk(manifolds.size(), 256, [&](std::size_t begin, std::size_t end) {
         for (std::size_t k = begin; k < end; ++k) {
-            if (k < body_pairs.size()) {
-                const SolverBody& a = solver_bodies[body_pairs[k].a];
-                const SolverBody& b = solver_bodies[body_pairs[k].b];
-                found_contacts[k] = box_contact(a.obb(), a.internal_faces, b.obb(), b.internal_faces);
-            } else {
-                const TriangleRef& t = triangle_refs[k - body_pairs.size()];
-                const SolverBody& s = solver_bodies[t.body];
-                found_contacts[k] = mesh_contact(s.obb(), t.triangle, s.start_position, t.active_edges);
+            const ContactManifold& m = manifolds[k];
+            auto pose = [&](std::uint32_t i, const glm::vec3& anchor) {
+                if (i == kStaticGeometry) return anchor;
+                const Body& b = bodies[solver_slot[i]];
+                return b.position + b.orientation * anchor;
+            };
+            float gap = std::numeric_limits<float>::max();
+            for (int p = 0; p < m.count; ++p) {
+                const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
+                gap = std::min(gap, glm::dot(pose(m.b, cp.anchor_b) - pose(m.a, cp.anchor_a), m.normal));
             }
+            found_contacts[k].reset();
+            if (gap <= kTouchGap) found_contacts[k] = Contact{m.axis, m.negative, std::max(0.0f, -gap), m.normal};
         }
     });
     touches.clear();
-    for (std::size_t p = 0; p < body_pairs.size(); ++p)
-        if (const std::optional<Contact>& c = found_contacts[p])
-            touches.push_back({{id_of(candidate_pairs[p].a), id_of(candidate_pairs[p].b), MeshId{}, 0, *c}, false});
-    for (std::size_t k = 0; k < triangle_refs.size(); ++k) {
-        if (const std::optional<Contact>& c = found_contacts[body_pairs.size() + k]) {
-            const TriangleOrigin& o = triangle_origins[k];
-            touches.push_back({{id_of(solver_slot[triangle_refs[k].body]), BodyId{}, mesh_id_of(o.mesh), o.triangle, *c},
+    for (std::size_t k = 0; k < manifolds.size(); ++k) {
+        const std::optional<Contact>& c = found_contacts[k];
+        if (!c) continue;
+        const std::uint32_t candidate = manifold_candidate[k];
+        if (candidate < body_pairs.size()) {
+            touches.push_back({{id_of(candidate_pairs[candidate].a), id_of(candidate_pairs[candidate].b), MeshId{}, 0, *c},
                                false});
+        } else {
+            const TriangleCandidate& t = triangle_candidates[candidate - body_pairs.size()];
+            touches.push_back({{id_of(solver_slot[t.body]), BodyId{}, mesh_id_of(t.mesh), t.triangle, *c}, false});
         }
     }
     stats.contacts = touches.size();
@@ -125,10 +139,9 @@ void World::Impl::report(float dt) {
     near_flags.resize(body_pairs.size());
     par.for_each_chunk(body_pairs.size(), 256, [&](std::size_t begin, std::size_t end) {
         for (std::size_t p = begin; p < end; ++p) {
-            const SolverBody& a = solver_bodies[body_pairs[p].a];
-            const SolverBody& b = solver_bodies[body_pairs[p].b];
-            const Obb grown{a.position, a.axes, a.half_extents + glm::vec3(settings.broadphase_margin)};
-            near_flags[p] = overlap(grown, b.obb());
+            const Obb a = bodies[solver_slot[body_pairs[p].a]].obb();
+            const Obb grown{a.center, a.axes, a.half_extents + glm::vec3(settings.broadphase_margin)};
+            near_flags[p] = overlap(grown, bodies[solver_slot[body_pairs[p].b]].obb());
         }
     });
     near_pairs.clear();
@@ -154,15 +167,7 @@ void World::Impl::report(float dt) {
         }
     }
 
-    update_sleep(dt, blocked);
-
-    // Proxies of the bodies still awake back to their final boxes.
-    for (std::uint32_t k = 0; k < n; ++k) {
-        const Body& b = bodies[awake[k]];
-        if (b.awake) active.update(b.proxy, proxy_box(b));
-    }
     stats.awake_bodies = n;
-    stats.sleeping_bodies = sleeping_bodies;
     contact_view_dirty = true;
     if (callback)
         for (const ContactEvent& e : events) callback(e);

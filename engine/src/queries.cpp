@@ -12,7 +12,7 @@
 #include <tumble/narrowphase/sat.hpp>
 #include <tumble/narrowphase/sweep.hpp>
 #include <tumble/narrowphase/validate.hpp>
-#include <tumble/solver/position_solver.hpp>
+#include <tumble/narrowphase/contact_policy.hpp>
 
 #include "world_impl.hpp"
 

@@ -351,44 +351,72 @@ private:
             fail("", "the key \"version\" is missing (this build reads version " +
                          std::to_string(kSceneFormatVersion) + ")");
         scene.version = integer(root["version"], "version", 1, 1000000);
-        if (scene.version != kSceneFormatVersion)
-            fail("version", "version " + std::to_string(scene.version) + " is not supported (this build reads version " +
+        if (scene.version < 1 || scene.version > kSceneFormatVersion)
+            fail("version", "version " + std::to_string(scene.version) + " is not supported (this build reads versions 1 to " +
                                 std::to_string(kSceneFormatVersion) + ")");
         if (root.contains("description")) scene.description = string(root["description"], "description");
         if (root.contains("world")) read_world(root["world"], scene);
         read_run(root.contains("run") ? &root["run"] : nullptr, scene);
         if (root.contains("boxes")) read_boxes(root["boxes"], scene);
         if (root.contains("meshes")) read_meshes(root["meshes"], scene);
+        if (scene.version == 1) {
+            // Version 1 had one static friction coefficient for the whole world: every box and mesh gets it.
+            for (SceneBox& b : scene.boxes) b.def.friction = v1_friction_;
+            for (SceneMesh& m : scene.meshes) m.material.friction = v1_friction_;
+        }
     }
 
-    void read_world(const Json& w, Scene& scene) const {
+    void read_world(const Json& w, Scene& scene) {
         const std::string path = "world";
         object(w, path);
-        check_keys(w, path, {"gravity", "dt", "solver_iterations", "friction", "broadphase_margin"});
+        if (scene.version == 1)
+            check_keys(w, path, {"gravity", "dt", "solver_iterations", "friction", "broadphase_margin"});
+        else
+            check_keys(w, path, {"gravity", "dt", "substeps", "iterations", "restitution_threshold", "slop",
+                                 "broadphase_margin"});
         WorldSettings& s = scene.settings;
         if (w.contains("gravity")) s.gravity = vec3(w["gravity"], join(path, "gravity"), "m/s^2");
         if (w.contains("dt")) scene.dt = number_at_least(w["dt"], join(path, "dt"), 0.0f, true, "seconds");
-        if (w.contains("solver_iterations"))
-            s.solver.iterations = integer(w["solver_iterations"], join(path, "solver_iterations"), 1, 100000);
-        if (w.contains("friction")) {
-            const std::string fp = join(path, "friction");
-            const Json& f = w["friction"];
-            if (f.is_number()) {
-                s.solver.static_friction = s.solver.dynamic_friction = number_at_least(f, fp, 0.0f, false, "coefficient");
-            } else if (f.is_object()) {
-                check_keys(f, fp, {"static", "dynamic"});
-                if (f.contains("static"))
-                    s.solver.static_friction = number_at_least(f["static"], join(fp, "static"), 0.0f, false, "coefficient");
-                if (f.contains("dynamic"))
-                    s.solver.dynamic_friction =
-                        number_at_least(f["dynamic"], join(fp, "dynamic"), 0.0f, false, "coefficient");
-            } else {
-                fail_type(fp, "a number (both coefficients) or an object {\"static\": mu_s, \"dynamic\": mu_d}", f);
-            }
-        }
         if (w.contains("broadphase_margin"))
             s.broadphase_margin = number_at_least(w["broadphase_margin"], join(path, "broadphase_margin"), 0.0f, false,
                                                   "metres");
+        if (scene.version == 1) {
+            // Version 1's position passes per step become substeps, one pass each.
+            if (w.contains("solver_iterations"))
+                s.solver.substeps = integer(w["solver_iterations"], join(path, "solver_iterations"), 1, 256);
+            if (w.contains("friction")) {
+                const std::string fp = join(path, "friction");
+                const Json& f = w["friction"];
+                if (f.is_number()) {
+                    v1_friction_ = number_at_least(f, fp, 0.0f, false, "coefficient");
+                } else if (f.is_object()) {
+                    check_keys(f, fp, {"static", "dynamic"});
+                    if (f.contains("static"))
+                        v1_friction_ = number_at_least(f["static"], join(fp, "static"), 0.0f, false, "coefficient");
+                    if (f.contains("dynamic"))  // checked, then left: a body has one coefficient now
+                        number_at_least(f["dynamic"], join(fp, "dynamic"), 0.0f, false, "coefficient");
+                } else {
+                    fail_type(fp, "a number (both coefficients) or an object {\"static\": mu_s, \"dynamic\": mu_d}", f);
+                }
+            }
+            return;
+        }
+        if (w.contains("substeps")) s.solver.substeps = integer(w["substeps"], join(path, "substeps"), 1, 256);
+        if (w.contains("iterations")) s.solver.iterations = integer(w["iterations"], join(path, "iterations"), 1, 64);
+        if (w.contains("restitution_threshold"))
+            s.solver.restitution_threshold =
+                number_at_least(w["restitution_threshold"], join(path, "restitution_threshold"), 0.0f, false, "m/s");
+        if (w.contains("slop")) s.solver.slop = number_at_least(w["slop"], join(path, "slop"), 0.0f, false, "metres");
+    }
+
+    // A friction coefficient (>= 0) and a restitution (0..1) at `path`.
+    float friction_at(const Json& v, const std::string& path) const {
+        return number_at_least(v, path, 0.0f, false, "Coulomb coefficient");
+    }
+    float restitution_at(const Json& v, const std::string& path) const {
+        const float e = number_at_least(v, path, 0.0f, false, "coefficient of restitution");
+        if (e > 1.0f) fail(path, "expected a coefficient of restitution in [0, 1], got " + v.dump());
+        return e;
     }
 
     void read_run(const Json* r, Scene& scene) const {
@@ -426,7 +454,11 @@ private:
         for (std::size_t i = 0; i < boxes.size(); ++i) {
             const std::string path = index_path("boxes", i);
             const Json& b = object(boxes[i], path);
-            check_keys(b, path, {"name", "position", "orientation", "half_extents", "velocity", "mass", "static"});
+            if (scene.version == 1)
+                check_keys(b, path, {"name", "position", "orientation", "half_extents", "velocity", "mass", "static"});
+            else
+                check_keys(b, path, {"name", "position", "orientation", "half_extents", "velocity", "angular_velocity",
+                                     "mass", "static", "friction", "restitution", "fixed_rotation"});
             SceneBox box;
             if (b.contains("name")) {
                 const std::string np = join(path, "name");
@@ -450,9 +482,18 @@ private:
                 fail(join(path, "mass"), "a static box has no mass: give \"mass\" or \"static\": true, not both");
             if (is_static && b.contains("velocity"))
                 fail(join(path, "velocity"), "a static box never moves: it cannot have a velocity");
+            if (is_static && b.contains("angular_velocity"))
+                fail(join(path, "angular_velocity"), "a static box never moves: it cannot have an angular velocity");
             box.def.mass = is_static ? 0.0f : 1.0f;
             if (b.contains("mass")) box.def.mass = number_at_least(b["mass"], join(path, "mass"), 0.0f, true, "kilograms");
             if (b.contains("velocity")) box.def.velocity = vec3(b["velocity"], join(path, "velocity"), "m/s");
+            if (b.contains("angular_velocity"))
+                box.def.angular_velocity = vec3(b["angular_velocity"], join(path, "angular_velocity"), "rad/s");
+            if (b.contains("friction")) box.def.friction = friction_at(b["friction"], join(path, "friction"));
+            if (b.contains("restitution"))
+                box.def.restitution = restitution_at(b["restitution"], join(path, "restitution"));
+            if (b.contains("fixed_rotation"))
+                box.def.fixed_rotation = boolean(b["fixed_rotation"], join(path, "fixed_rotation"));
             scene.boxes.push_back(std::move(box));
         }
     }
@@ -462,9 +503,20 @@ private:
         for (std::size_t i = 0; i < meshes.size(); ++i) {
             const std::string path = index_path("meshes", i);
             const Json& m = object(meshes[i], path);
-            check_keys(m, path, {"name", "obj", "transform", "drop_degenerate"});
+            if (scene.version == 1)
+                check_keys(m, path, {"name", "obj", "transform", "drop_degenerate"});
+            else
+                check_keys(m, path, {"name", "obj", "transform", "drop_degenerate", "material"});
             SceneMesh mesh;
             if (m.contains("name")) mesh.name = string(m["name"], join(path, "name"));
+            if (m.contains("material")) {
+                const std::string mp = join(path, "material");
+                const Json& mat = object(m["material"], mp);
+                check_keys(mat, mp, {"friction", "restitution"});
+                if (mat.contains("friction")) mesh.material.friction = friction_at(mat["friction"], join(mp, "friction"));
+                if (mat.contains("restitution"))
+                    mesh.material.restitution = restitution_at(mat["restitution"], join(mp, "restitution"));
+            }
             if (!m.contains("obj")) fail(path, "the key \"obj\" is missing (an OBJ file, relative to the scene file)");
             const std::string op = join(path, "obj");
             mesh.obj = string(m["obj"], op);
@@ -531,6 +583,7 @@ private:
 
     std::string_view text_;
     std::filesystem::path origin_;
+    float v1_friction_ = BodyDef{}.friction;  // version 1: the world's static friction, given to every box and mesh
     std::unordered_map<std::string, Pos> positions_;
     std::unordered_map<std::string, Pos> key_positions_;
 };
@@ -582,7 +635,7 @@ Scene load_scene(const std::filesystem::path& file) {
 SceneInstance add_scene(World& world, const Scene& scene) {
     SceneInstance out;
     try {
-        for (const SceneMesh& m : scene.meshes) out.meshes.push_back(world.add_mesh(m.mesh));
+        for (const SceneMesh& m : scene.meshes) out.meshes.push_back(world.add_mesh(m.mesh, m.material));
         for (const SceneBox& b : scene.boxes) out.bodies.push_back(world.create_body(b.def));
     } catch (...) {
         for (BodyId id : out.bodies) world.destroy_body(id);

@@ -16,13 +16,23 @@
 
 namespace tumble {
 
+void World::Impl::sleep_stage() {
+    update_sleep(step_dt, sleep_blocked);
+    // Proxies of the bodies still awake back to their final boxes.
+    for (std::uint32_t k = 0; k < awake_count; ++k) {
+        const Body& b = bodies[awake[k]];
+        if (b.awake) active.update(b.proxy, proxy_box(b));
+    }
+    stats.sleeping_bodies = sleeping_bodies;
+}
+
 void World::Impl::update_sleep(float dt, const std::vector<std::uint8_t>& blocked) {
     const auto n = static_cast<std::uint32_t>(blocked.size());
     const SleepSettings& sleep = settings.sleep;
     for (std::uint32_t k = 0; k < n; ++k) {
         Body& b = bodies[awake[k]];
         if (!b.dynamic() || !b.awake) continue;
-        const bool quiet = sleep.enabled && glm::dot(b.velocity, b.velocity) < sleep.linear_velocity * sleep.linear_velocity;
+        const bool quiet = sleep.enabled && b.point_speed() < sleep.linear_velocity;
         b.quiet_time = quiet ? b.quiet_time + dt : 0.0f;
     }
     if (!sleep.enabled) return;
@@ -80,6 +90,7 @@ void World::Impl::update_sleep(float dt, const std::vector<std::uint8_t>& blocke
             b.island = id;
             b.awake = false;
             b.velocity = glm::vec3(0.0f);
+            b.angular_velocity = glm::vec3(0.0f);
             active.remove(b.proxy);
             b.proxy = resting.insert(proxy_box(b), slot);
             ++sleeping_bodies;

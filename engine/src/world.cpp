@@ -37,10 +37,21 @@ glm::quat checked_orientation(const glm::quat& q, const char* where) {
     return q / len;
 }
 
+void check_material(float friction, float restitution, const char* where) {
+    if (!(std::isfinite(friction) && friction >= 0.0f))
+        throw InvalidArgument(std::string(where) + ": friction " + std::to_string(friction) +
+                              " must be finite and >= 0 (a Coulomb coefficient)");
+    if (!(restitution >= 0.0f && restitution <= 1.0f))
+        throw InvalidArgument(std::string(where) + ": restitution " + std::to_string(restitution) +
+                              " must be in [0, 1]");
+}
+
 void check_body_def(const BodyDef& def, const char* where) {
     require_finite(def.position, where, "position");
     require_finite(def.half_extents, where, "half_extents");
     require_finite(def.velocity, where, "velocity");
+    require_finite(def.angular_velocity, where, "angular_velocity");
+    check_material(def.friction, def.restitution, where);
     for (int k = 0; k < 3; ++k)
         if (def.half_extents[k] < 0.0f)
             throw InvalidArgument(std::string(where) + ": half_extents " + describe(def.half_extents) +
@@ -130,18 +141,42 @@ void World::Impl::user_changed(std::uint32_t slot, const Body& moved) {
     contact_view_dirty = true;
 }
 
+SolverBody World::Impl::solver_body_of(const Body& b) const {
+    SolverBody s;
+    s.position = b.position;
+    s.orientation = b.orientation;
+    s.velocity = b.velocity;
+    s.angular_velocity = b.angular_velocity;
+    if (b.dynamic() && !b.sleeping()) {
+        s.motion = Motion::dynamic;
+        s.inverse_mass = 1.0f / b.mass;
+        s.inverse_inertia = b.inverse_inertia;
+        s.force = b.force;
+        s.torque = b.torque;
+    } else if (b.kinematic && b.awake) {
+        s.motion = Motion::kinematic;
+    } else {
+        s.motion = Motion::fixed;  // static, asleep, or a kinematic body at rest
+        s.velocity = s.angular_velocity = glm::vec3(0.0f);
+    }
+    return s;
+}
+
 std::uint32_t World::Impl::solver_index_of(std::uint32_t slot) {
     if (solver_stamp[slot] == stamp) return solver_index[slot];
     const Body& b = bodies[slot];
-    SolverBody s;
-    s.start_position = s.position = b.position;
-    s.axes = glm::mat3_cast(b.orientation);
-    s.half_extents = b.half_extents;
-    s.dynamic = false;  // resting: static, asleep, or a kinematic body at rest
-    s.internal_faces = settings.active_edges_only ? b.internal_faces : FaceFlags{0};
+    SolverBody s = solver_body_of(b);
+    s.motion = Motion::fixed;  // a resting body an awake one touches: it stays put for this step
+    s.velocity = s.angular_velocity = glm::vec3(0.0f);
+    s.inverse_mass = 0.0f;
+    s.inverse_inertia = glm::vec3(0.0f);
     const auto index = static_cast<std::uint32_t>(solver_bodies.size());
     solver_bodies.push_back(s);
     solver_slot.push_back(slot);
+    start_position.push_back(b.position);
+    start_box.push_back(b.obb());
+    end_box.push_back(b.obb());
+    end_orientation.push_back(b.orientation);
     solver_stamp[slot] = stamp;
     solver_index[slot] = index;
     return index;
@@ -200,6 +235,15 @@ BodyId World::create_body(const BodyDef& def) {
     body.kinematic = def.kinematic;
     body.mass = def.kinematic ? 0.0f : def.mass;
     body.velocity = body.mass == 0.0f && !body.kinematic ? glm::vec3(0.0f) : def.velocity;
+    body.fixed_rotation = def.fixed_rotation;
+    body.friction = def.friction;
+    body.restitution = def.restitution;
+    if (body.mass > 0.0f && !body.fixed_rotation) {
+        const glm::vec3 inertia = box_inertia(body.mass, body.half_extents);
+        for (int k = 0; k < 3; ++k) body.inverse_inertia[k] = inertia[k] > 0.0f ? 1.0f / inertia[k] : 0.0f;
+    }
+    const bool turns = body.kinematic || body.inverse_inertia != glm::vec3(0.0f);
+    body.angular_velocity = turns ? def.angular_velocity : glm::vec3(0.0f);
     body.sensor = def.sensor;
     body.ccd = def.ccd;
     body.layer = def.layer;
@@ -269,7 +313,12 @@ BodyState World::body(BodyId id) const {
     s.orientation = b.orientation;
     s.half_extents = b.half_extents;
     s.velocity = b.velocity;
+    s.angular_velocity = b.angular_velocity;
     s.mass = b.mass;
+    s.inertia = b.mass > 0.0f ? box_inertia(b.mass, b.half_extents) : glm::vec3(0.0f);
+    s.friction = b.friction;
+    s.restitution = b.restitution;
+    s.fixed_rotation = b.fixed_rotation;
     s.kinematic = b.kinematic;
     s.sensor = b.sensor;
     s.sleeping = b.sleeping();
@@ -297,6 +346,54 @@ void World::set_velocity(BodyId id, const glm::vec3& velocity) {
     impl_->user_changed(id.index, changed);
 }
 
+void World::set_angular_velocity(BodyId id, const glm::vec3& angular_velocity) {
+    Impl::Body changed = impl_->live_body(id, "World::set_angular_velocity");
+    require_finite(angular_velocity, "World::set_angular_velocity", "angular_velocity");
+    if (changed.is_static_body() || (!changed.kinematic && changed.inverse_inertia == glm::vec3(0.0f))) return;
+    changed.angular_velocity = angular_velocity;
+    impl_->user_changed(id.index, changed);
+}
+
+void World::apply_force(BodyId id, const glm::vec3& force, const glm::vec3& world_point) {
+    Impl::Body changed = impl_->live_body(id, "World::apply_force");
+    require_finite(force, "World::apply_force", "force");
+    require_finite(world_point, "World::apply_force", "world_point");
+    if (!changed.dynamic()) return;
+    changed.force += force;
+    changed.torque += glm::cross(world_point - changed.position, force);
+    impl_->user_changed(id.index, changed);
+}
+
+void World::apply_torque(BodyId id, const glm::vec3& torque) {
+    Impl::Body changed = impl_->live_body(id, "World::apply_torque");
+    require_finite(torque, "World::apply_torque", "torque");
+    if (!changed.dynamic()) return;
+    changed.torque += torque;
+    impl_->user_changed(id.index, changed);
+}
+
+void World::apply_impulse(BodyId id, const glm::vec3& impulse, const glm::vec3& world_point) {
+    Impl::Body changed = impl_->live_body(id, "World::apply_impulse");
+    require_finite(impulse, "World::apply_impulse", "impulse");
+    require_finite(world_point, "World::apply_impulse", "world_point");
+    if (!changed.dynamic()) return;
+    changed.velocity += impulse / changed.mass;
+    const glm::vec3 arm = world_point - changed.position;
+    const glm::quat& q = changed.orientation;
+    changed.angular_velocity += q * (changed.inverse_inertia * (glm::conjugate(q) * glm::cross(arm, impulse)));
+    require_finite(changed.velocity, "World::apply_impulse", "resulting velocity");
+    require_finite(changed.angular_velocity, "World::apply_impulse", "resulting angular velocity");
+    impl_->user_changed(id.index, changed);
+}
+
+void World::set_material(BodyId id, float friction, float restitution) {
+    Impl::Body changed = impl_->live_body(id, "World::set_material");
+    check_material(friction, restitution, "World::set_material");
+    changed.friction = friction;
+    changed.restitution = restitution;
+    impl_->user_changed(id.index, changed);
+}
+
 void World::set_orientation(BodyId id, const glm::quat& orientation) {
     Impl::Body turned = impl_->live_body(id, "World::set_orientation");
     turned.orientation = checked_orientation(orientation, "World::set_orientation");
@@ -318,6 +415,14 @@ void World::wake(BodyId id) {
 void World::wake_all() { impl_->wake_everything(); }
 
 MeshId World::add_mesh(const TriangleMesh& mesh, std::uint64_t layer, std::uint64_t mask) {
+    return add_mesh(mesh, MeshMaterial{}, layer, mask);
+}
+
+MeshMaterial World::mesh_material(MeshId id) const { return impl_->live_mesh(id, "World::mesh_material").material; }
+
+MeshId World::add_mesh(const TriangleMesh& mesh, const MeshMaterial& material, std::uint64_t layer,
+                       std::uint64_t mask) {
+    check_material(material.friction, material.restitution, "World::add_mesh");
     const std::string problem = mesh.validate();
     if (!problem.empty()) throw InvalidArgument("World::add_mesh: " + problem);
     Impl& w = *impl_;
@@ -327,6 +432,7 @@ MeshId World::add_mesh(const TriangleMesh& mesh, std::uint64_t layer, std::uint6
     m.active_edges = compute_active_edges(triangles);
     m.index = MeshIndex(std::move(triangles));
     m.alive = true;
+    m.material = material;
     m.sequence = w.next_sequence++;
     m.layer = layer;
     m.mask = mask;
@@ -367,169 +473,6 @@ void World::step(float dt) {
     if (!(std::isfinite(dt) && dt > 0.0f))
         throw InvalidArgument("World::step: dt is " + std::to_string(dt) + " (must be finite and > 0 seconds)");
     impl_->step(dt);
-}
-
-void World::Impl::step(float dt) {
-    ++stamp;
-    // The awake set in creation order (deterministic whatever the order bodies woke in and whichever slots they
-    // have); stale entries dropped.
-    std::erase_if(awake, [&](std::uint32_t slot) { return !bodies[slot].alive || !bodies[slot].awake; });
-    // The list is last step's sorted list (minus the bodies that fell asleep) followed by the bodies woken since:
-    // sorting only that tail and merging costs far less than sorting it all, with the same result.
-    const auto by_sequence = [&](std::uint32_t x, std::uint32_t y) { return created_before(x, y); };
-    const auto unsorted = std::is_sorted_until(awake.begin(), awake.end(), by_sequence);
-    if (unsorted != awake.end()) {
-        std::sort(unsorted, awake.end(), by_sequence);
-        awake_merge.resize(awake.size());
-        std::merge(awake.begin(), unsorted, unsorted, awake.end(), awake_merge.begin(), by_sequence);
-        awake.swap(awake_merge);
-    }
-    awake.erase(std::unique(awake.begin(), awake.end()), awake.end());
-    const auto n = static_cast<std::uint32_t>(awake.size());
-
-    // Stage 1: predict. Solver body k is awake body k; resting bodies they touch are appended in stage 2.
-    solver_bodies.resize(n);
-    solver_slot.assign(awake.begin(), awake.end());
-    predicted.resize(n);
-    stats = {};
-    for (std::uint32_t k = 0; k < n; ++k) {
-        Body& b = bodies[awake[k]];
-        SolverBody& s = solver_bodies[k];
-        s.start_position = b.position;
-        s.axes = glm::mat3_cast(b.orientation);
-        s.half_extents = b.half_extents;
-        s.dynamic = b.dynamic();  // kinematic bodies follow their velocity and are never pushed
-        if (s.dynamic) b.velocity += settings.gravity * dt;
-        s.position = b.position + b.velocity * dt;
-        predicted[k] = s.position;
-        solver_stamp[awake[k]] = stamp;
-        solver_index[awake[k]] = k;
-    }
-    for (std::uint32_t k = 0; k < n; ++k)
-        if (bodies[awake[k]].ccd && solver_bodies[k].dynamic && !bodies[awake[k]].sensor) continuous_collision(k);
-
-    // Stage 2: broadphase. Awake proxies cover the motion from the start to the predicted position, plus a margin;
-    // pairs among them come from the active octree, pairs with resting bodies from querying the resting octree.
-    // Layers and sensors are sorted out here, before the narrowphase.
-    for (std::uint32_t k = 0; k < n; ++k) {
-        const SolverBody& s = solver_bodies[k];
-        const Obb from{s.start_position, s.axes, s.half_extents};
-        const Obb to{s.position, s.axes, s.half_extents};
-        active.update(bodies[awake[k]].proxy, from.aabb().merged(to.aabb()).expanded(settings.broadphase_margin));
-    }
-    candidate_pairs.clear();
-    sensor_pairs.clear();
-    auto consider = [&](std::uint32_t x, std::uint32_t y, std::vector<SlotPair>& candidates,
-                        std::vector<SlotPair>& sensors) {
-        const Body& bx = bodies[x];
-        const Body& by = bodies[y];
-        if (!layers_collide(bx.layer, bx.mask, by.layer, by.mask)) return;
-        const SlotPair pair = created_before(x, y) ? SlotPair{x, y} : SlotPair{y, x};
-        if (bx.sensor || by.sensor) {
-            // A sensor detects dynamic and kinematic bodies, not static bodies or other sensors.
-            const Body& other = bx.sensor ? by : bx;
-            if (!(bx.sensor && by.sensor) && (other.dynamic() || other.kinematic)) sensors.push_back(pair);
-            return;
-        }
-        // Static-static and kinematic-static pairs never need a test; an awake kinematic body against a sleeping one
-        // is kept so that the contact wakes it.
-        if (!bx.dynamic() && !by.dynamic()) return;
-        candidates.push_back(pair);
-    };
-    Parallel& par = parallel();
-    proxy_pairs.clear();
-    active.find_pairs(proxy_pairs, par);
-    for (const ProxyPair& p : proxy_pairs)
-        consider(static_cast<std::uint32_t>(active.user_data(p.a)), static_cast<std::uint32_t>(active.user_data(p.b)),
-                 candidate_pairs, sensor_pairs);
-    // Pairs with resting bodies: one query per awake body, in chunks whose results are appended in chunk order.
-    constexpr std::size_t kBodyGrain = 64;
-    if (chunk_scratch.size() < chunk_count(n, kBodyGrain)) chunk_scratch.resize(chunk_count(n, kBodyGrain));
-    par.for_each_chunk(n, kBodyGrain, [&](std::size_t begin, std::size_t end) {
-        ChunkScratch& c = chunk_scratch[begin / kBodyGrain];
-        c.candidates.clear();
-        c.sensors.clear();
-        for (std::size_t k = begin; k < end; ++k) {
-            c.proxies.clear();
-            resting.query(active.aabb(bodies[awake[k]].proxy), c.proxies);
-            for (ProxyId p : c.proxies)
-                consider(awake[k], static_cast<std::uint32_t>(resting.user_data(p)), c.candidates, c.sensors);
-        }
-    });
-    for (std::size_t c = 0; c < chunk_count(n, kBodyGrain); ++c) {
-        candidate_pairs.insert(candidate_pairs.end(), chunk_scratch[c].candidates.begin(), chunk_scratch[c].candidates.end());
-        sensor_pairs.insert(sensor_pairs.end(), chunk_scratch[c].sensors.begin(), chunk_scratch[c].sensors.end());
-    }
-    // Deterministic processing order, independent of the octrees' internal layout and of which slots earlier
-    // destroy_body calls freed: pairs are sorted by the creation sequence of their bodies, not by slot.
-    auto by_creation = [&](const SlotPair& x, const SlotPair& y) {
-        return x.a != y.a ? created_before(x.a, y.a) : created_before(x.b, y.b);
-    };
-    std::sort(candidate_pairs.begin(), candidate_pairs.end(), by_creation);
-    std::sort(sensor_pairs.begin(), sensor_pairs.end(), by_creation);
-    mesh_order.clear();
-    for (std::uint32_t m = 0; m < meshes.size(); ++m)
-        if (meshes[m].alive) mesh_order.push_back(m);
-    std::sort(mesh_order.begin(), mesh_order.end(),
-              [&](std::uint32_t x, std::uint32_t y) { return meshes[x].sequence < meshes[y].sequence; });
-    body_pairs.clear();
-    for (const SlotPair& p : candidate_pairs) body_pairs.push_back({solver_index_of(p.a), solver_index_of(p.b)});
-
-    // Mesh candidates: each awake dynamic body queries every mesh's BVH, in chunks appended in chunk order.
-    par.for_each_chunk(n, kBodyGrain, [&](std::size_t begin, std::size_t end) {
-        ChunkScratch& c = chunk_scratch[begin / kBodyGrain];
-        c.refs.clear();
-        c.origins.clear();
-        for (std::size_t k = begin; k < end; ++k) {
-            const Body& b = bodies[awake[k]];
-            if (!b.dynamic() || b.sensor) continue;
-            const Aabb box = active.aabb(b.proxy);
-            for (std::uint32_t m : mesh_order) {
-                if (!layers_collide(b.layer, b.mask, meshes[m].layer, meshes[m].mask)) continue;
-                c.found.clear();
-                meshes[m].index.query(box, c.found);
-                std::sort(c.found.begin(), c.found.end());
-                for (std::uint32_t t : c.found) {
-                    c.refs.push_back({static_cast<std::uint32_t>(k), meshes[m].index.triangle(t),
-                                      settings.active_edges_only ? meshes[m].active_edges[t] : kAllEdgesActive});
-                    c.origins.push_back({m, t});
-                }
-            }
-        }
-    });
-    triangle_refs.clear();
-    triangle_origins.clear();
-    for (std::size_t c = 0; c < chunk_count(n, kBodyGrain); ++c) {
-        triangle_refs.insert(triangle_refs.end(), chunk_scratch[c].refs.begin(), chunk_scratch[c].refs.end());
-        triangle_origins.insert(triangle_origins.end(), chunk_scratch[c].origins.begin(), chunk_scratch[c].origins.end());
-    }
-    stats.body_pairs = body_pairs.size();
-    stats.triangle_pairs = triangle_refs.size();
-
-    // Stage 3: narrowphase and position correction, iterated.
-    solver.solve(solver_bodies, body_pairs, triangle_refs, settings.solver, par);
-
-    // Stage 4: velocities from the corrected positions. v = (x_corrected - x_start) / dt, written as the predicted
-    // velocity plus the solver's correction over dt: equal in exact arithmetic, but the correction is the small
-    // difference of two nearby floats, so a body far from the origin that nothing touched keeps its velocity
-    // exactly instead of picking up the round-off of the whole displacement. Kinematic bodies keep their velocity.
-    // Then the velocity pass: contacts corrected in this step are left not separating (restitution 0), so that
-    // pushing out penetration left from earlier steps does not turn into speed (PositionSolver::settle_velocities).
-    // Resting solver bodies (static, asleep, kinematic at rest) have velocity 0.
-    velocities.assign(solver_bodies.size(), glm::vec3(0.0f));
-    for (std::uint32_t k = 0; k < n; ++k) {
-        const Body& b = bodies[awake[k]];
-        velocities[k] = solver_bodies[k].dynamic ? b.velocity + (solver_bodies[k].position - predicted[k]) / dt : b.velocity;
-    }
-    solver.settle_velocities(solver_bodies, velocities, body_pairs, triangle_refs, settings.solver, par);
-    for (std::uint32_t k = 0; k < n; ++k) {
-        Body& b = bodies[awake[k]];
-        if (solver_bodies[k].dynamic) b.velocity = velocities[k];
-        b.position = solver_bodies[k].position;
-    }
-
-    // Stage 5: report contacts, sensor overlaps and events; islands fall asleep; proxies move to the final boxes.
-    report(dt);
 }
 
 std::span<const ContactRecord> World::contacts() const {

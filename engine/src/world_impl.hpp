@@ -1,13 +1,17 @@
 #pragma once
 // World::Impl, the world's state, shared by the engine's source files (not installed):
-//   world.cpp       bodies, meshes, setters and the step's stages 1-4
-//   contacts.cpp    stage 5: contacts, sensor overlaps, contact events, the contacts() view
-//   sleep.cpp       islands, falling asleep, waking
-//   ccd.cpp         continuous collision detection in stage 1
+//   world.cpp       bodies, meshes, setters
+//   step.cpp        the step's stages: integrate, broadphase, narrowphase, solve, velocities
+//   contacts.cpp    the report stage: contacts, sensor overlaps, contact events, the contacts() view
+//   sleep.cpp       the sleep stage: islands, falling asleep, waking
+//   ccd.cpp         continuous collision detection (time-of-impact contacts in the narrowphase stage)
 //   queries.cpp     raycast, raycast_all, overlap_box, sweep_box
 //   character.cpp   move_and_slide
 //   debug_draw.cpp  debug_draw
 
+#include <algorithm>
+#include <cmath>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -21,6 +25,7 @@
 #include <tumble/broadphase/mesh_adjacency.hpp>
 #include <tumble/broadphase/mesh_index.hpp>
 #include <tumble/narrowphase/active_edges.hpp>
+#include <tumble/narrowphase/manifold.hpp>
 #include <tumble/engine/world.hpp>
 #include <tumble/solver/position_solver.hpp>
 
@@ -36,7 +41,14 @@ struct World::Impl {
         glm::quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
         glm::vec3 half_extents{0.0f};
         glm::vec3 velocity{0.0f};
+        glm::vec3 angular_velocity{0.0f};  // rad/s, world frame
         float mass = 0.0f;             // 0 for static and kinematic bodies
+        glm::vec3 inverse_inertia{0.0f};   // body frame, 1/(kg m^2); 0 for fixed rotation, static and kinematic
+        float friction = 0.6f;
+        float restitution = 0.0f;
+        bool fixed_rotation = false;
+        glm::vec3 force{0.0f};   // accumulated for the next step (N, through the centre)
+        glm::vec3 torque{0.0f};  // accumulated for the next step (N m, world frame)
         std::uint32_t generation = 0;  // bumped on destroy; 0 never used for a live body
         bool alive = false;
         bool kinematic = false;
@@ -56,22 +68,32 @@ struct World::Impl {
         bool dynamic() const { return mass != 0.0f; }
         bool is_static_body() const { return mass == 0.0f && !kinematic; }
         bool sleeping() const { return island != kNone; }
+        // Speed of the body's fastest point: |v| + |w| times its half diagonal (m/s).
+        float point_speed() const { return glm::length(velocity) + glm::length(angular_velocity) * glm::length(half_extents); }
         Obb obb_at(const glm::vec3& center) const { return {center, glm::mat3_cast(orientation), half_extents}; }
         Obb obb() const { return obb_at(position); }
     };
     struct Mesh {
         MeshIndex index;
         std::vector<EdgeFlags> active_edges;  // per triangle, from the mesh's adjacency
+        MeshMaterial material;
         std::uint64_t sequence = 0;           // creation order, as for bodies
         std::uint32_t generation = 0;
         bool alive = false;
         std::uint64_t layer = kDefaultLayer;
         std::uint64_t mask = kAllLayers;
     };
-    // Where a solver TriangleRef came from.
-    struct TriangleOrigin {
-        std::uint32_t mesh;
-        std::uint32_t triangle;
+    // A candidate pair of two step bodies (indices into solver_bodies).
+    struct BodyPair {
+        std::uint32_t a, b;
+    };
+    // A candidate pair of a step body and a mesh triangle.
+    struct TriangleCandidate {
+        std::uint32_t body;      // index into solver_bodies
+        std::uint32_t mesh;      // mesh slot
+        std::uint32_t triangle;  // index in the mesh
+        Triangle shape;
+        EdgeFlags active_edges = kAllEdgesActive;
     };
     // A contact or a sensor overlap present after a step. Body pairs have record.a at the lower slot.
     struct Touch {
@@ -106,6 +128,7 @@ struct World::Impl {
     std::size_t sleeping_bodies = 0;
     PositionSolver solver;
     StepStats stats;
+    float step_dt = 0.0f;  // dt of the step under way
 
     // Report (contacts.cpp).
     std::vector<Touch> touches;          // found by the last step among awake bodies
@@ -117,15 +140,19 @@ struct World::Impl {
     mutable std::vector<ContactRecord> contact_view;  // contacts(): built on demand
     mutable bool contact_view_dirty = true;
 
-    // Per-step scratch, kept between steps so that steady-state steps reuse the memory. Solver bodies are the awake
-    // bodies (index k = position in `awake`) followed by the resting bodies they touch.
+    // Per-step scratch (the step context), kept between steps so that steady-state steps reuse the memory. Step
+    // bodies are the awake bodies (index k = position in `awake`, k < awake_count) followed by the resting bodies
+    // they touch (fixed for the step).
+    std::size_t awake_count = 0;
     std::vector<SolverBody> solver_bodies;
-    std::vector<std::uint32_t> solver_slot;  // slot of each solver body
+    std::vector<std::uint32_t> solver_slot;  // slot of each step body
     std::vector<std::uint32_t> solver_index; // per slot: index in solver_bodies, valid when solver_stamp == stamp
     std::vector<std::uint32_t> solver_stamp;
     std::uint32_t stamp = 0;
-    std::vector<glm::vec3> predicted;   // positions of the awake bodies after stage 1, before the solver
-    std::vector<glm::vec3> velocities;  // per solver body, stage 4
+    std::vector<glm::vec3> start_position;  // per step body: centre at the start of the step
+    std::vector<Obb> start_box;             // per step body: box at the start of the step
+    std::vector<Obb> end_box;               // per step body: box at the predicted end of the step (resting: the start)
+    std::vector<glm::quat> end_orientation; // per step body: orientation at the predicted end of the step
     std::vector<std::uint8_t> sleep_blocked;  // per awake body: kept awake this step (report)
     std::vector<ProxyPair> proxy_pairs;
     std::vector<ProxyId> query_proxies;
@@ -135,9 +162,38 @@ struct World::Impl {
     std::vector<SlotPair> candidate_pairs;
     std::vector<SlotPair> sensor_pairs;
     std::vector<SlotPair> near_pairs;  // candidate pairs within the broadphase margin after the step (islands)
-    std::vector<BodyPairRef> body_pairs;
-    std::vector<TriangleRef> triangle_refs;
-    std::vector<TriangleOrigin> triangle_origins;
+    std::vector<BodyPair> body_pairs;  // candidate_pairs as step-body indices
+    std::vector<TriangleCandidate> triangle_candidates;
+    std::vector<std::uint8_t> candidate_found;  // narrowphase: per body pair, then per triangle: it has a manifold
+    std::vector<float> candidate_toi;  // narrowphase: per candidate, time of impact of a swept body (> 1: none)
+    std::vector<float> ccd_back_to;    // ccd_clamp: per step body, the fraction of the step it goes back to (> 1: none)
+    // Which pair a manifold belongs to, independent of slots: creation sequences of the two bodies (a body pair,
+    // triangle 0) or of the body and the mesh and the triangle's index. Both parts of the list (body pairs, then
+    // triangles) are sorted by key.
+    struct ManifoldKey {
+        std::uint64_t a = 0, b = 0;
+        std::uint32_t triangle = 0;
+        auto operator<=>(const ManifoldKey&) const = default;
+    };
+    std::vector<ContactManifold> manifolds;  // what the solver works with, in candidate order
+    std::vector<ManifoldKey> manifold_keys;
+    std::vector<std::uint32_t> manifold_candidate;  // per manifold: its candidate (body pair, then triangle) index
+    std::size_t manifold_pairs = 0;          // manifolds[0, manifold_pairs) are body pairs
+    // The last step's manifolds, for static friction anchors that persist while a contact sticks.
+    // Of each of the last step's manifolds, what static friction carries over: per point, its feature id, whether
+    // it stuck, and its friction anchors (a quarter of a ContactManifold's size).
+    struct CarriedPoint {
+        std::uint32_t id = 0;
+        std::uint32_t stuck = 0;
+        glm::vec3 friction_anchor_a{0.0f}, friction_anchor_b{0.0f};
+    };
+    struct CarriedManifold {
+        int count = 0;
+        std::array<CarriedPoint, 4> points;
+    };
+    std::vector<CarriedManifold> previous_manifolds;
+    std::vector<ManifoldKey> previous_keys;
+    std::size_t previous_pairs = 0;
     std::vector<std::uint32_t> query_result;
     std::vector<std::uint32_t> mesh_order;  // live mesh slots by creation sequence
     // Per-chunk scratch of the stages that run on several threads; merged in chunk order, so the results do not
@@ -146,11 +202,10 @@ struct World::Impl {
         std::vector<SlotPair> candidates, sensors;
         std::vector<ProxyId> proxies;
         std::vector<std::uint32_t> found;
-        std::vector<TriangleRef> refs;
-        std::vector<TriangleOrigin> origins;
+        std::vector<TriangleCandidate> triangles;
     };
     std::vector<ChunkScratch> chunk_scratch;
-    std::vector<std::optional<Contact>> found_contacts;  // report: per body pair, then per triangle candidate
+    std::vector<std::optional<Contact>> found_contacts;  // report: per manifold, the contact it leaves touching
     std::vector<std::uint8_t> near_flags;                // report: per body pair, within the margin
     std::unique_ptr<ThreadPool> pool;  // WorldSettings::threads > 1
     Parallel& parallel() { return pool ? static_cast<Parallel&>(*pool) : serial(); }
@@ -171,21 +226,47 @@ struct World::Impl {
     Aabb proxy_box(const Body& b) const { return b.obb().aabb().expanded(settings.broadphase_margin); }
     LooseOctree& tree_of(const Body& b) { return b.awake ? active : resting; }
     const LooseOctree& tree_of(const Body& b) const { return b.awake ? active : resting; }
-    // True when the body belongs in the awake set: a dynamic body not asleep, or a kinematic body with a velocity.
+    // True when the body belongs in the awake set: a dynamic body not asleep, or a kinematic body with a velocity or
+    // an angular velocity.
     static bool wants_awake(const Body& b) {
-        return b.dynamic() ? !b.sleeping() : (b.kinematic && b.velocity != glm::vec3(0.0f));
+        return b.dynamic() ? !b.sleeping()
+                           : (b.kinematic && (b.velocity != glm::vec3(0.0f) || b.angular_velocity != glm::vec3(0.0f)));
     }
     // Moves the body's proxy to the octree its state asks for (wants_awake), with box `box`.
     void place_proxy(std::uint32_t slot, const Aabb& box);
     // Moves a body the user changed to `moved` (same slot), waking it and the sleeping bodies near its old and new
     // boxes. `moved` must be valid.
     void user_changed(std::uint32_t slot, const Body& moved);
-    std::uint32_t solver_index_of(std::uint32_t slot);  // adds a resting body to the solver bodies on first use
+    std::uint32_t solver_index_of(std::uint32_t slot);  // adds a resting body to the step bodies on first use
+    SolverBody solver_body_of(const Body& b) const;     // the solver's view of a body at the start of the step
+    // The contact material of a pair.
+    static float combined_friction(float a, float b) { return std::sqrt(a * b); }
+    static float combined_restitution(float a, float b) { return std::max(a, b); }
+
+    // ---- step.cpp: World::step as named stages over the step context above
     void step(float dt);
+    void integrate_stage();
+    void broadphase_stage();
+    void narrowphase_stage();
+    void solve_stage();
+    void velocities_stage();
+    // The solver manifold for a contact manifold of step bodies a and b (b = kStaticGeometry for a triangle).
+    ContactManifold to_solver(const Manifold& m, std::uint32_t a, std::uint32_t b, float friction,
+                              float restitution) const;
+    // Gives the new manifolds' points the friction anchors of the same feature pair in the last step's manifold of
+    // the same pair, where that point was stuck.
+    void carry_friction_anchors();
 
     // ---- ccd.cpp
-    // Sweeps the predicted motion of awake body k against static geometry and stops it at the first impact.
-    void continuous_collision(std::uint32_t k);
+    // For a fast CCD body (step body k) and a static shape it reaches this step: the manifold at the time of impact
+    // of its predicted translation (exact swept SAT), or nothing when the sweep misses or starts touching.
+    // The contact of swept body k with static geometry at its time of impact (fraction of the step in `toi`).
+    std::optional<Manifold> impact_manifold(std::uint32_t k, const Obb& other, float& toi) const;
+    std::optional<Manifold> impact_manifold(std::uint32_t k, const Triangle& tri, EdgeFlags active_edges,
+                                            float& toi) const;
+    // After the solve: a swept body that the solver let through an obstacle it hit goes back to its time of impact.
+    void ccd_clamp();
+    bool swept_for_ccd(std::uint32_t k) const;  // a CCD body moving far enough this step to be swept
 
     // ---- queries.cpp (the const work; World's non-const overloads wake what they report)
     bool body_visible(std::uint32_t slot, const QueryFilter& filter) const;
@@ -197,12 +278,13 @@ struct World::Impl {
                                          const char* where) const;
 
     // ---- contacts.cpp
-    void report(float dt);
+    void report_stage();
     void build_contact_view() const;
     // Forgets the touches that name a destroyed body or removed mesh (pair_states keep them for the end events).
     void forget_touches(BodyId body, MeshId mesh);
 
     // ---- sleep.cpp
+    void sleep_stage();
     void update_sleep(float dt, const std::vector<std::uint8_t>& blocked);
     void wake_island(std::uint32_t island);
     void wake_body(std::uint32_t slot);  // wakes the island of a sleeping body; nothing otherwise

@@ -8,6 +8,10 @@
 // Each polygon vertex carries the incident feature it lies on and the set of side planes it lies on; each polygon
 // edge carries the same for the edge, so a vertex created by a cut gets its features from the edge that was cut
 // and the plane that cut it. The feature ids follow from those at the end.
+//
+// Speculative manifolds (a margin > 0) run the same construction on shapes that may be apart: the exact SAT with
+// the margin picks the axis of greatest separation (or least penetration), the clipping is the same, and points
+// above the reference face by up to the margin are kept with their signed depth (negative: a gap).
 
 #include <tumble/narrowphase/manifold.hpp>
 
@@ -220,6 +224,17 @@ struct Candidate {
     std::uint32_t id = 0;
 };
 
+// Which points a manifold keeps: those with depth >= -below (scaled like the input); `signed_depth` keeps the depth
+// of a point above the reference face negative (speculative manifolds) instead of reporting 0 (touching).
+struct Keep {
+    double below = 0.0;
+    bool signed_depth = false;
+    // When no clipped point lies over the reference face, a manifold of overlapping shapes takes the incident shape's
+    // deepest corner instead. Shapes that are apart get no point then: their faces do not face each other, and a
+    // corner beside the reference face would make a contact with the face's plane beyond its edge.
+    bool outside_fallback = true;
+};
+
 struct Candidates {
     Candidate c[3 * kMaxPoly + 1];
     int n = 0;
@@ -253,11 +268,12 @@ double area2(const dvec3& a, const dvec3& b, const dvec3& c, const dvec3& n) {
     return std::abs(glm::dot(glm::cross(b - a, c - a), n));
 }
 
-// Keeps at most kMaxManifoldPoints candidates with depth >= -tol, clamping depths at 0; never leaves none.
-// Ties (within the tolerances, relative to `size`) go to the smaller id, so that the choice does not flicker.
-int select(Candidates& all, const dvec3& n, double size, Candidate out[kMaxManifoldPoints]) {
+// Keeps at most kMaxManifoldPoints candidates with depth >= -keep.below, clamping depths at 0 unless
+// keep.signed_depth; never leaves none. Ties (within the tolerances, relative to `size`) go to the smaller id, so that
+// the choice does not flicker.
+int select(Candidates& all, const dvec3& n, double size, const Keep& keep, Candidate out[kMaxManifoldPoints]) {
     std::sort(all.c, all.c + all.n, [](const Candidate& x, const Candidate& y) { return x.id < y.id; });
-    const double keep_tol = kKeepAbove * size, same2 = kSamePoint * kSamePoint * size * size;
+    const double keep_tol = keep.below, same2 = kSamePoint * kSamePoint * size * size;
     Candidate kept[3 * kMaxPoly + 1];
     int m = 0, deepest = -1;
     for (int k = 0; k < all.n; ++k) {
@@ -274,7 +290,8 @@ int select(Candidates& all, const dvec3& n, double size, Candidate out[kMaxManif
         if (deepest < 0) return 0;
         kept[m++] = all.c[deepest];  // touching within round-off: the best one there is
     }
-    for (int k = 0; k < m; ++k) kept[k].depth = std::max(kept[k].depth, 0.0);
+    if (!keep.signed_depth)
+        for (int k = 0; k < m; ++k) kept[k].depth = std::max(kept[k].depth, 0.0);
     if (m <= kMaxManifoldPoints) {
         std::copy(kept, kept + m, out);
         return m;
@@ -360,12 +377,12 @@ void support_edge(const BoxG& b, int i, const dvec3& dir, dvec3& p0, dvec3& p1, 
 
 template <class T>
 ManifoldT<T> finish(const detail::SatAxis& s, int exponent, const dvec3& origin, const Candidate* pts, int count,
-                    bool ref_is_a, const dvec3& nr) {
+                    bool ref_is_a, const dvec3& nr, const Keep& keep) {
     ManifoldT<T> m;
     const ContactT<T> c = detail::to_contact<T>(s, exponent);
     m.axis = c.axis;
     m.negative = c.negative;
-    m.depth = c.depth;
+    m.depth = keep.signed_depth ? static_cast<T>(detail::unscale(s.depth, exponent)) : c.depth;
     m.normal = c.normal;
     m.count = count;
     for (int k = 0; k < count; ++k) {
@@ -384,6 +401,21 @@ ManifoldT<T> finish(const detail::SatAxis& s, int exponent, const dvec3& origin,
     return m;
 }
 
+// The manifold with its reference face's side planes in the world frame, unit normals: where the face ends.
+template <class T>
+ManifoldT<T> with_reference(ManifoldT<T> m, const Reference& ref, int exponent, const dvec3& origin) {
+    m.reference_is_a = ref.is_a;
+    m.sides = ref.sides;
+    for (int k = 0; k < ref.sides; ++k) {
+        const double len = std::sqrt(glm::dot(ref.side[k].n, ref.side[k].n));
+        const dvec3 n = ref.side[k].n / len;
+        m.side_normal[static_cast<std::size_t>(k)] = Vec3T<T>(n);
+        m.side_offset[static_cast<std::size_t>(k)] =
+            static_cast<T>(detail::unscale(ref.side[k].d / len, exponent) + glm::dot(n, origin));
+    }
+    return m;
+}
+
 // Index of the longest of three edges.
 int E2max_index(const dvec3 E[3]) {
     const double e0 = glm::dot(E[0], E[0]), e1 = glm::dot(E[1], E[1]), e2 = glm::dot(E[2], E[2]);
@@ -394,8 +426,8 @@ int E2max_index(const dvec3 E[3]) {
 // by depth * normal, the edges' common perpendicular, unless the closest points sit at an edge's end.
 template <class T>
 ManifoldT<T> edge_finish(const detail::SatAxis& s, int exponent, const dvec3& origin, const Candidate& c,
-                         const dvec3& pa) {
-    ManifoldT<T> m = finish<T>(s, exponent, origin, &c, 1, true, s.normal);
+                         const dvec3& pa, const Keep& keep) {
+    ManifoldT<T> m = finish<T>(s, exponent, origin, &c, 1, true, s.normal, keep);
     m.points[0].point_a = Vec3T<T>(origin + dvec3(detail::unscale(pa.x, exponent), detail::unscale(pa.y, exponent),
                                                   detail::unscale(pa.z, exponent)));
     return m;
@@ -405,7 +437,8 @@ ManifoldT<T> edge_finish(const detail::SatAxis& s, int exponent, const dvec3& or
 // clipped; if nothing of it lies below the reference face, the box's other faces that face the reference too (the
 // overlap can lie under one of them when a face axis wins by the face bias, or at 45 degrees); if every one lies
 // outside the side planes, the box's deepest corner.
-int incident_box_contact(const Reference& ref, const BoxG& inc, double size, Candidate out[kMaxManifoldPoints]) {
+int incident_box_contact(const Reference& ref, const BoxG& inc, double size, const Keep& keep,
+                         Candidate out[kMaxManifoldPoints]) {
     const dvec3& nr = ref.nr;
     int k;
     bool positive;
@@ -414,14 +447,14 @@ int incident_box_contact(const Reference& ref, const BoxG& inc, double size, Can
     collect(box_face_polygon(inc, k, positive), ref, box_face_feature(k, positive), kOnPlane * size, all);
     double best = -1e300;
     for (int j = 0; j < all.n; ++j) best = std::max(best, all.c[j].depth);
-    if (best < -kKeepAbove * size) {
+    if (best < -keep.below) {
         for (int i = 0; i < 3; ++i) {
             const double c = glm::dot(inc.ax[i], nr);
             if (i == k || c == 0.0) continue;
             collect(box_face_polygon(inc, i, c < 0.0), ref, box_face_feature(i, c < 0.0), kOnPlane * size, all);
         }
     }
-    if (all.n == 0) {
+    if (all.n == 0 && keep.outside_fallback) {
         int corner = 0;
         dvec3 p = inc.c;
         for (int i = 0; i < 3; ++i) {
@@ -432,17 +465,15 @@ int incident_box_contact(const Reference& ref, const BoxG& inc, double size, Can
         const int fr = ref.feature(0), fi = box_corner_feature(corner);
         all.add({p, ref.top - glm::dot(nr, p), ref.is_a ? feature_id(fr, fi) : feature_id(fi, fr)});
     }
-    return select(all, nr, size, out);
+    return select(all, nr, size, keep, out);
 }
 
 
-// The manifold from the contact axis of `load_and_sat` (sat_core.hpp): through the fast path, or with kExact the
-// exact core alone (for the tests).
-template <bool kExact, class T>
-std::optional<ManifoldT<T>> manifold(const ObbT<T>& a, const ObbT<T>& b, detail::FastTrace* trace) noexcept {
-    detail::BoxPairD p;
-    detail::SatAxis s;
-    if (!detail::load_and_sat<true, kExact>(a, b, p, &s, trace)) return std::nullopt;
+// The manifold of a loaded box pair for the contact axis `s` (what the SAT reported, or a face axis a contact
+// policy chose): the reference face clipped against the incident box for a face axis, the closest points of the
+// two supporting edges for an edge axis.
+template <class T>
+ManifoldT<T> build(const detail::BoxPairD& p, const detail::SatAxis& s, const dvec3& origin, const Keep& keep) {
     BoxG A, B;
     A.c = dvec3(0.0);
     B.c = p.t;
@@ -453,14 +484,13 @@ std::optional<ManifoldT<T>> manifold(const ObbT<T>& a, const ObbT<T>& b, detail:
         B.h[i] = p.eb[i];
     }
     const double size = std::max({p.ea[0], p.ea[1], p.ea[2], p.eb[0], p.eb[1], p.eb[2]});
-    const dvec3 origin(a.center);
     Candidate pts[kMaxManifoldPoints];
     if (s.axis < 6) {
         const bool ref_is_a = s.axis < 3;
         const dvec3 nr = ref_is_a ? s.normal : -s.normal;
-        const int count = ref_is_a ? incident_box_contact(box_reference(A, s.axis, nr, true), B, size, pts)
-                                   : incident_box_contact(box_reference(B, s.axis - 3, nr, false), A, size, pts);
-        return finish<T>(s, p.exponent, origin, pts, count, ref_is_a, nr);
+        const Reference ref = ref_is_a ? box_reference(A, s.axis, nr, true) : box_reference(B, s.axis - 3, nr, false);
+        const int count = incident_box_contact(ref, ref_is_a ? B : A, size, keep, pts);
+        return with_reference(finish<T>(s, p.exponent, origin, pts, count, ref_is_a, nr, keep), ref, p.exponent, origin);
     }
     const int i = (s.axis - 6) / 3, j = (s.axis - 6) % 3;
     dvec3 a0, a1, b0, b1, pa, pb;
@@ -468,15 +498,14 @@ std::optional<ManifoldT<T>> manifold(const ObbT<T>& a, const ObbT<T>& b, detail:
     support_edge(A, i, s.normal, a0, a1, fa);
     support_edge(B, j, -s.normal, b0, b1, fb);
     closest_points(a0, a1 - a0, b0, b1 - b0, pa, pb);
-    pts[0] = {pb, std::max(glm::dot(pa - pb, s.normal), 0.0), feature_id(fa, fb)};
-    return edge_finish<T>(s, p.exponent, origin, pts[0], pa);
+    const double depth = glm::dot(pa - pb, s.normal);
+    pts[0] = {pb, keep.signed_depth ? depth : std::max(depth, 0.0), feature_id(fa, fb)};
+    return edge_finish<T>(s, p.exponent, origin, pts[0], pa, keep);
 }
 
-template <bool kExact, class T>
-std::optional<ManifoldT<T>> manifold(const ObbT<T>& box, const TriangleT<T>& tri, detail::FastTrace* trace) noexcept {
-    detail::BoxTriD p;
-    detail::SatAxis s;
-    if (!detail::load_and_sat<true, kExact>(box, tri, p, &s, trace)) return std::nullopt;
+// The same for a loaded box and triangle.
+template <class T>
+ManifoldT<T> build(const detail::BoxTriD& p, const detail::SatAxis& s, const dvec3& origin, const Keep& keep) {
     BoxG A;
     A.c = dvec3(0.0);
     for (int i = 0; i < 3; ++i) {
@@ -488,21 +517,20 @@ std::optional<ManifoldT<T>> manifold(const ObbT<T>& box, const TriangleT<T>& tri
     double emax2 = 0.0;
     for (const dvec3& e : E) emax2 = std::max(emax2, glm::dot(e, e));
     const double size = std::max({p.e[0], p.e[1], p.e[2], 0.5 * std::sqrt(emax2)});
-    const dvec3 origin(box.center);
     Candidate pts[kMaxManifoldPoints];
     if (s.axis < 3) {
         // A box face is the reference; the triangle is the incident polygon.
         const Reference ref = box_reference(A, s.axis, s.normal, true);
         Candidates all;
         collect(triangle_polygon(v), ref, kTriangleFaceFeature, kOnPlane * size, all);
-        if (all.n == 0) {  // the triangle lies outside the face's side planes: its deepest vertex
+        if (all.n == 0 && keep.outside_fallback) {  // the triangle lies outside the face's side planes: its deepest vertex
             int j = 0;
             for (int k = 1; k < 3; ++k)
                 if (glm::dot(s.normal, v[k]) < glm::dot(s.normal, v[j])) j = k;
             all.add({v[j], ref.top - glm::dot(s.normal, v[j]), feature_id(ref.feature(0), triangle_vertex_feature(j))});
         }
-        const int count = select(all, s.normal, size, pts);
-        return finish<T>(s, p.exponent, origin, pts, count, true, s.normal);
+        const int count = select(all, s.normal, size, keep, pts);
+        return with_reference(finish<T>(s, p.exponent, origin, pts, count, true, s.normal, keep), ref, p.exponent, origin);
     }
     if (s.axis == 3) {
         // The triangle's face is the reference; the box face most aligned with the normal is incident.
@@ -518,8 +546,8 @@ std::optional<ManifoldT<T>> manifold(const ObbT<T>& box, const TriangleT<T>& tri
             ref.side[j] = {o, glm::dot(o, v[j])};
         }
         ref.sides = 3;
-        const int count = incident_box_contact(ref, A, size, pts);
-        return finish<T>(s, p.exponent, origin, pts, count, false, nr);
+        const int count = incident_box_contact(ref, A, size, keep, pts);
+        return with_reference(finish<T>(s, p.exponent, origin, pts, count, false, nr, keep), ref, p.exponent, origin);
     }
     // Edge-edge: the box edge supporting the box towards the triangle, and the triangle's edge j. A degenerate
     // (collinear) triangle's edges overlap on one line: its supporting feature is then the longest edge, which
@@ -537,8 +565,103 @@ std::optional<ManifoldT<T>> manifold(const ObbT<T>& box, const TriangleT<T>& tri
     int fa;
     support_edge(A, i, s.normal, a0, a1, fa);
     closest_points(a0, a1 - a0, v[j], E[j], pa, pb);
-    pts[0] = {pb, std::max(glm::dot(pa - pb, s.normal), 0.0), feature_id(fa, triangle_edge_feature(j))};
-    return edge_finish<T>(s, p.exponent, origin, pts[0], pa);
+    const double depth = glm::dot(pa - pb, s.normal);
+    pts[0] = {pb, keep.signed_depth ? depth : std::max(depth, 0.0), feature_id(fa, triangle_edge_feature(j))};
+    return edge_finish<T>(s, p.exponent, origin, pts[0], pa, keep);
+}
+
+// The size tolerance of a plain (touching) manifold: points above the reference face by round-off still count.
+double plain_keep(const detail::BoxPairD& p) {
+    return kKeepAbove * std::max({p.ea[0], p.ea[1], p.ea[2], p.eb[0], p.eb[1], p.eb[2]});
+}
+double plain_keep(const detail::BoxTriD& p) {
+    double emax2 = 0.0;
+    for (int j = 0; j < 3; ++j) {
+        const dvec3 e = p.v[(j + 1) % 3] - p.v[j];
+        emax2 = std::max(emax2, glm::dot(e, e));
+    }
+    return kKeepAbove * std::max({p.e[0], p.e[1], p.e[2], 0.5 * std::sqrt(emax2)});
+}
+
+// The manifold from the contact axis of `load_and_sat` (sat_core.hpp): through the fast path, or with kExact the
+// exact core alone (for the tests).
+template <bool kExact, class T, class Shape>
+std::optional<ManifoldT<T>> manifold(const ObbT<T>& a, const Shape& b, detail::FastTrace* trace) noexcept {
+    detail::InputOf<T, Shape> p;
+    detail::SatAxis s;
+    if (!detail::load_and_sat<true, kExact>(a, b, p, &s, trace)) return std::nullopt;
+    return build<T>(p, s, dvec3(a.center), Keep{plain_keep(p), false});
+}
+
+// The speculative manifold: the exact core with the margin, points up to the margin above the reference face.
+template <class T, class Shape>
+std::optional<ManifoldT<T>> speculative(const ObbT<T>& a, const Shape& b, T margin) noexcept {
+    if (!(margin > T(0))) return manifold<false>(a, b, nullptr);
+    detail::InputOf<T, Shape> p;
+    detail::SatAxis s;
+    if (!detail::load(a, b, p)) return std::nullopt;
+    const double m = detail::unscale(static_cast<double>(margin), -p.exponent);
+    if (!std::isfinite(m) || !detail::sat<true>(p, &s, m)) return std::nullopt;
+    const ManifoldT<T> out = build<T>(p, s, dvec3(a.center), Keep{m, true, s.depth >= 0.0});
+    if (out.count == 0) return std::nullopt;
+    return out;
+}
+
+// The contact axis of a face chosen by the caller: face `axis` as numbered by the SAT, its unit normal (negated when
+// `negative`) from A towards B, and the depth along it (the shapes' overlap along that direction; negative for a gap).
+// False for an axis that is not a face axis, a zero axis (or a degenerate triangle for axis 3), or NaN.
+bool face_axis(const detail::BoxPairD& p, int axis, bool negative, detail::SatAxis& out) {
+    if (axis < 0 || axis > 5) return false;
+    const dvec3 u = axis < 3 ? p.a[axis] : p.b[axis - 3];
+    const double len = std::sqrt(glm::dot(u, u));
+    if (!(len > 0.0)) return false;
+    const dvec3 n = (negative ? -u : u) / len;
+    double ra = 0.0, rb = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        ra += p.ea[i] * std::abs(glm::dot(p.a[i], n));
+        rb += p.eb[i] * std::abs(glm::dot(p.b[i], n));
+    }
+    out.axis = axis;
+    out.negative = negative;
+    out.normal = n;
+    out.depth = ra + rb - glm::dot(p.t, n);
+    return std::isfinite(out.depth);
+}
+bool face_axis(const detail::BoxTriD& p, int axis, bool negative, detail::SatAxis& out) {
+    if (axis < 0 || axis > 3) return false;
+    dvec3 u;
+    if (axis < 3) {
+        u = p.a[axis];
+    } else {
+        const detail::TriEdges te = detail::tri_edges(p);
+        const detail::EdgeAxis x = detail::tri_normal_axis(p, te);
+        if (!x.valid) return false;
+        u = x.L;
+    }
+    const double len = std::sqrt(glm::dot(u, u));
+    if (!(len > 0.0)) return false;
+    const dvec3 n = (negative ? -u : u) / len;
+    double r = 0.0;
+    for (int i = 0; i < 3; ++i) r += p.e[i] * std::abs(glm::dot(p.a[i], n));
+    const double lo = std::min({glm::dot(p.v[0], n), glm::dot(p.v[1], n), glm::dot(p.v[2], n)});
+    out.axis = axis;
+    out.negative = negative;
+    out.normal = n;
+    out.depth = r - lo;  // the box, pushed along -n, clears the triangle's nearest point
+    return std::isfinite(out.depth);
+}
+
+template <class T, class Shape>
+std::optional<ManifoldT<T>> on_face(const ObbT<T>& a, const Shape& b, int axis, bool negative, T margin) noexcept {
+    detail::InputOf<T, Shape> p;
+    detail::SatAxis s;
+    if (!detail::load(a, b, p) || !face_axis(p, axis, negative, s)) return std::nullopt;
+    const bool spec = margin > T(0);
+    const double m = spec ? detail::unscale(static_cast<double>(margin), -p.exponent) : plain_keep(p);
+    if (!std::isfinite(m) || !(s.depth >= -m)) return std::nullopt;
+    const ManifoldT<T> out = build<T>(p, s, dvec3(a.center), Keep{m, spec, !spec || s.depth >= 0.0});
+    if (out.count == 0) return std::nullopt;
+    return out;
 }
 
 }  // namespace
@@ -551,6 +674,28 @@ std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& a, const ObbT<T>& b)
 template <class T>
 std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& box, const TriangleT<T>& tri) noexcept {
     return manifold<false>(box, tri, nullptr);
+}
+
+template <class T>
+std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& a, const ObbT<T>& b, T margin) noexcept {
+    return speculative(a, b, margin);
+}
+
+template <class T>
+std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& box, const TriangleT<T>& tri, T margin) noexcept {
+    return speculative(box, tri, margin);
+}
+
+template <class T>
+std::optional<ManifoldT<T>> face_manifold(const ObbT<T>& a, const ObbT<T>& b, int axis, bool negative,
+                                          T margin) noexcept {
+    return on_face(a, b, axis, negative, margin);
+}
+
+template <class T>
+std::optional<ManifoldT<T>> face_manifold(const ObbT<T>& box, const TriangleT<T>& tri, int axis, bool negative,
+                                          T margin) noexcept {
+    return on_face(box, tri, axis, negative, margin);
 }
 
 namespace detail {
@@ -582,5 +727,20 @@ template std::optional<ManifoldT<double>> collide_manifold<double>(const ObbT<do
 template std::optional<ManifoldT<float>> collide_manifold<float>(const ObbT<float>&, const TriangleT<float>&) noexcept;
 template std::optional<ManifoldT<double>> collide_manifold<double>(const ObbT<double>&,
                                                                    const TriangleT<double>&) noexcept;
+template std::optional<ManifoldT<float>> collide_manifold<float>(const ObbT<float>&, const ObbT<float>&, float) noexcept;
+template std::optional<ManifoldT<double>> collide_manifold<double>(const ObbT<double>&, const ObbT<double>&,
+                                                                   double) noexcept;
+template std::optional<ManifoldT<float>> collide_manifold<float>(const ObbT<float>&, const TriangleT<float>&,
+                                                                 float) noexcept;
+template std::optional<ManifoldT<double>> collide_manifold<double>(const ObbT<double>&, const TriangleT<double>&,
+                                                                   double) noexcept;
+template std::optional<ManifoldT<float>> face_manifold<float>(const ObbT<float>&, const ObbT<float>&, int, bool,
+                                                              float) noexcept;
+template std::optional<ManifoldT<double>> face_manifold<double>(const ObbT<double>&, const ObbT<double>&, int, bool,
+                                                                double) noexcept;
+template std::optional<ManifoldT<float>> face_manifold<float>(const ObbT<float>&, const TriangleT<float>&, int, bool,
+                                                              float) noexcept;
+template std::optional<ManifoldT<double>> face_manifold<double>(const ObbT<double>&, const TriangleT<double>&, int,
+                                                                bool, double) noexcept;
 
 }  // namespace tumble

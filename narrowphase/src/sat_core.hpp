@@ -132,12 +132,14 @@ inline bool load_fast(const ObbT<T>& box, const TriangleT<T>& tri, BoxTriD& p) n
     return true;
 }
 
-// The exact separating-axis tests. False when some axis separates the shapes. With kContact, *out gets the
-// contact axis.
+// The exact separating-axis tests. False when some axis separates the shapes by more than `margin` (scaled like
+// the input, >= 0). With kContact, *out gets the contact axis: the axis of least penetration, whose depth is
+// negative (minus the separation along it) when the shapes are apart by up to `margin`. margin = 0 is the plain
+// test (touching shapes overlap).
 template <bool kContact>
-bool sat(const BoxPairD& p, SatAxis* out) noexcept;
+bool sat(const BoxPairD& p, SatAxis* out, double margin = 0.0) noexcept;
 template <bool kContact>
-bool sat(const BoxTriD& p, SatAxis* out) noexcept;
+bool sat(const BoxTriD& p, SatAxis* out, double margin = 0.0) noexcept;
 
 // The fast path on the same input: 0 separated, 1 overlapping (with kContact, *out is what `sat` reports), -1 when
 // it cannot answer (axes far from orthonormal, non-finite lengths): run `sat` instead. Valid on the output of
@@ -243,9 +245,12 @@ inline dvec3 cross_robust(const dvec3& u, const dvec3& v, double uu, double vv) 
                   std::abs(G[0][2]), std::abs(G[1][2]));
 }
 
-// An edge axis wins over the best face axis when its depth is below this (sat.hpp, the face bias).
+// An edge axis wins over the best face axis when its depth is below this (sat.hpp, the face bias). The relative part
+// scales with |face_depth|: for shapes apart by up to a speculative margin the depths are negative, and a bias of
+// the other sign would hand ties between a face axis and an edge axis along the same direction to the edge.
 [[gnu::always_inline]] inline double face_threshold(double face_depth, double size, double axis_error) noexcept {
-    const double bias = kFaceBiasRelative * face_depth + (kFaceBiasAbsolute + kFaceBiasAxisError * axis_error) * size;
+    const double bias =
+        kFaceBiasRelative * std::abs(face_depth) + (kFaceBiasAbsolute + kFaceBiasAxisError * axis_error) * size;
     return face_depth - bias;
 }
 
@@ -267,10 +272,12 @@ struct Candidate {
 };
 
 // Face preferred unless the edge is shallower by more than the documented bias (sat.hpp); fills *out.
-inline void finish(const Candidate& face, const Candidate& edge, double size, double axis_error,
-                   SatAxis* out) noexcept {
-    const bool edge_wins =
-        edge.axis >= 0 && (face.axis < 0 || edge.depth < face_threshold(face.depth, size, axis_error));
+// `extra_bias` (scaled like the input, >= 0) widens the preference for speculative manifolds (sat.hpp,
+// kSpeculativeFaceBias); 0 for the exact contract of collide().
+inline void finish(const Candidate& face, const Candidate& edge, double size, double axis_error, SatAxis* out,
+                   double extra_bias = 0.0) noexcept {
+    const bool edge_wins = edge.axis >= 0 && (face.axis < 0 || edge.depth < face_threshold(face.depth, size, axis_error) -
+                                                                                extra_bias);
     const Candidate& c = edge_wins ? edge : face;
     out->axis = c.axis;
     out->negative = c.negative;

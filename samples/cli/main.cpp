@@ -230,7 +230,7 @@ int cmd_spawn(const std::string& level, const std::string& out, int boxes, std::
     const std::string obj = std::filesystem::relative(std::filesystem::absolute(level), out_dir).generic_string();
     std::ofstream o(out_path, std::ios::binary);
     if (!o) throw FileError(out + ": cannot create the scene file");
-    o << "{\n\"version\": 1,\n\"description\": \"" << boxes << " boxes of random size and orientation dropped into "
+    o << "{\n\"version\": 2,\n\"description\": \"" << boxes << " boxes of random size and orientation dropped into "
       << std::filesystem::path(level).filename().string() << " (tumble spawn, seed " << seed << ")\",\n"
       << "\"run\": {\"steps\": " << steps << "},\n"
       << "\"meshes\": [{\"name\": \"level\", \"obj\": \"" << obj << "\"}],\n\"boxes\": [\n";

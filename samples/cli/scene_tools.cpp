@@ -71,6 +71,7 @@ std::uint64_t state_hash(const Snapshot& snapshot) {
         h.feed(b.orientation.y);
         h.feed(b.orientation.z);
         for (int k = 0; k < 3; ++k) h.feed(b.velocity[k]);
+        for (int k = 0; k < 3; ++k) h.feed(b.angular_velocity[k]);
     }
     return h.value();
 }
@@ -94,20 +95,25 @@ Snapshot SceneRun::snapshot() const {
     s.boxes.reserve(instance_.bodies.size());
     for (BodyId id : instance_.bodies) {
         const BodyState b = world_.body(id);
-        s.boxes.push_back({b.position, b.orientation, b.velocity});
+        s.boxes.push_back({b.position, b.orientation, b.velocity, b.angular_velocity});
     }
     return s;
 }
 
+double body_energy(const Scene& scene, const Snapshot& snapshot, std::size_t index) {
+    const double m = scene.boxes[index].def.mass;
+    if (m == 0.0) return 0.0;
+    const BoxState& b = snapshot.boxes[index];
+    const glm::dvec3 g(scene.settings.gravity), v(b.velocity), x(b.position);
+    // Rotational energy in the body frame, where the inertia is diagonal.
+    const glm::dvec3 w = glm::conjugate(glm::dquat(b.orientation)) * glm::dvec3(b.angular_velocity);
+    const glm::dvec3 inertia(box_inertia(static_cast<float>(m), scene.boxes[index].def.half_extents));
+    return 0.5 * m * glm::dot(v, v) + 0.5 * glm::dot(w, inertia * w) - m * glm::dot(g, x);
+}
+
 double mechanical_energy(const Scene& scene, const Snapshot& snapshot) {
-    const glm::dvec3 g(scene.settings.gravity);
     double e = 0.0;
-    for (std::size_t i = 0; i < snapshot.boxes.size(); ++i) {
-        const double m = scene.boxes[i].def.mass;
-        if (m == 0.0) continue;
-        const glm::dvec3 v(snapshot.boxes[i].velocity), x(snapshot.boxes[i].position);
-        e += 0.5 * m * glm::dot(v, v) - m * glm::dot(g, x);
-    }
+    for (std::size_t i = 0; i < snapshot.boxes.size(); ++i) e += body_energy(scene, snapshot, i);
     return e;
 }
 
@@ -123,7 +129,7 @@ Recorder::Recorder(const std::filesystem::path& path, const Scene& scene) : path
     }
     out_.open(path, std::ios::binary);
     if (!out_) throw FileError(path.string() + ": cannot create the record file");
-    if (csv_) out_ << "step,id,name,px,py,pz,qw,qx,qy,qz,vx,vy,vz\n";
+    if (csv_) out_ << "step,id,name,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
 }
 
 void Recorder::write(const Snapshot& s) {
@@ -132,12 +138,14 @@ void Recorder::write(const Snapshot& s) {
         const std::string& name = scene_->boxes[i].name;
         if (csv_) {
             out_ << s.step << ',' << i << ',' << csv_field(name) << ',' << vec_text(b.position, "", "", ",") << ','
-                 << quat_text(b.orientation, "", "", ",") << ',' << vec_text(b.velocity, "", "", ",") << '\n';
+                 << quat_text(b.orientation, "", "", ",") << ',' << vec_text(b.velocity, "", "", ",") << ','
+                 << vec_text(b.angular_velocity, "", "", ",") << '\n';
         } else {
             out_ << "{\"step\":" << s.step << ",\"id\":" << i
                  << ",\"name\":" << (name.empty() ? std::string("null") : json_string(name))
                  << ",\"position\":" << vec_text(b.position) << ",\"orientation\":" << quat_text(b.orientation)
-                 << ",\"velocity\":" << vec_text(b.velocity) << "}\n";
+                 << ",\"velocity\":" << vec_text(b.velocity) << ",\"angular_velocity\":" << vec_text(b.angular_velocity)
+                 << "}\n";
         }
         ++rows_;
     }
@@ -170,15 +178,17 @@ Golden bless(const Scene& scene, const std::function<void(int, int)>& progress) 
 void write_golden(const std::filesystem::path& path, const Golden& g) {
     for (const Snapshot& s : g.checkpoints)
         for (const BoxState& b : s.boxes) {
-            const float values[] = {b.position.x,    b.position.y,    b.position.z,  b.orientation.w, b.orientation.x,
-                                    b.orientation.y, b.orientation.z, b.velocity.x, b.velocity.y,    b.velocity.z};
+            const float values[] = {b.position.x,         b.position.y,         b.position.z,        b.orientation.w,
+                                    b.orientation.x,      b.orientation.y,      b.orientation.z,     b.velocity.x,
+                                    b.velocity.y,         b.velocity.z,         b.angular_velocity.x, b.angular_velocity.y,
+                                    b.angular_velocity.z};
             for (float v : values)
                 if (!std::isfinite(v))
                     throw Error("write_golden: the state at step " + std::to_string(s.step) +
                                 " has a non-finite value; the scene blew up and cannot be blessed");
         }
     std::ostringstream o;
-    o << "{\n\"format\": \"tumble-golden\",\n\"version\": 1,\n\"scene\": " << json_string(g.scene)
+    o << "{\n\"format\": \"tumble-golden\",\n\"version\": 2,\n\"scene\": " << json_string(g.scene)
       << ",\n\"dt\": " << shortest(g.dt) << ",\n\"boxes\": [";
     for (std::size_t i = 0; i < g.labels.size(); ++i) o << (i ? ", " : "") << json_string(g.labels[i]);
     o << "],\n\"hash\": \"" << (g.hashes.empty() ? std::string() : hex(g.hashes.back())) << "\",\n\"checkpoints\": [\n";
@@ -188,7 +198,8 @@ void write_golden(const std::filesystem::path& path, const Golden& g) {
         for (std::size_t i = 0; i < s.boxes.size(); ++i) {
             const BoxState& b = s.boxes[i];
             o << "{\"id\": " << i << ", \"position\": " << vec_text(b.position)
-              << ", \"orientation\": " << quat_text(b.orientation) << ", \"velocity\": " << vec_text(b.velocity) << "}"
+              << ", \"orientation\": " << quat_text(b.orientation) << ", \"velocity\": " << vec_text(b.velocity)
+              << ", \"angular_velocity\": " << vec_text(b.angular_velocity) << "}"
               << (i + 1 < s.boxes.size() ? ",\n" : "\n");
         }
         o << "]}" << (c + 1 < g.checkpoints.size() ? ",\n" : "\n");
@@ -223,8 +234,10 @@ Golden read_golden(const std::filesystem::path& path) {
         if (std::none_of(std::begin(known), std::end(known), [&](const char* k) { return it.key() == k; }))
             fail(it.key(), "unknown key '" + it.key() + "'");
     }
-    if (!root.contains("version") || !root["version"].is_number_integer() || root["version"].get<int>() != 1)
-        fail("version", "expected version 1");
+    if (!root.contains("version") || !root["version"].is_number_integer() ||
+        (root["version"].get<int>() != 1 && root["version"].get<int>() != 2))
+        fail("version", "expected version 1 or 2");
+    const bool turning = root["version"].get<int>() == 2;  // version 1 states have no angular velocity
     Golden g;
     if (root.contains("scene")) {
         if (!root["scene"].is_string()) fail("scene", "expected a string");
@@ -286,12 +299,17 @@ Golden read_golden(const std::filesystem::path& path) {
                 return out;
             };
             const std::vector<float> p = numbers("position", 3), q = numbers("orientation", 4), v = numbers("velocity", 3);
-            s.boxes.push_back({{p[0], p[1], p[2]}, glm::quat(q[0], q[1], q[2], q[3]), {v[0], v[1], v[2]}});
+            const std::vector<float> w = turning ? numbers("angular_velocity", 3) : std::vector<float>(3, 0.0f);
+            s.boxes.push_back({{p[0], p[1], p[2]}, glm::quat(q[0], q[1], q[2], q[3]), {v[0], v[1], v[2]}, {w[0], w[1], w[2]}});
         }
         g.checkpoints.push_back(std::move(s));
     }
     if (root.contains("hash") && parse_hash(root["hash"], "hash") != g.hashes.back())
         fail("hash", "differs from the hash of the last checkpoint");
+    // A version-1 golden's hashes were taken without angular velocity, by the hash of that time: they are taken
+    // again from its states (read with zero angular velocity), so that the golden agrees with itself.
+    if (!turning)
+        for (std::size_t c = 0; c < g.checkpoints.size(); ++c) g.hashes[c] = state_hash(g.checkpoints[c]);
     return g;
 }
 
@@ -299,6 +317,7 @@ StateDistance distance(const BoxState& a, const BoxState& b) {
     StateDistance d;
     d.position = glm::length(glm::dvec3(a.position) - glm::dvec3(b.position));
     d.velocity = glm::length(glm::dvec3(a.velocity) - glm::dvec3(b.velocity));
+    d.angular_velocity = glm::length(glm::dvec3(a.angular_velocity) - glm::dvec3(b.angular_velocity));
     // The rotation from a to b is r = conj(qa) qb; its angle is 2 atan2(|r.xyz|, |r.w|) (q and -q are the same).
     const glm::dquat qa(a.orientation), qb(b.orientation);
     const glm::dquat r = glm::conjugate(qa) * qb;
@@ -306,7 +325,9 @@ StateDistance distance(const BoxState& a, const BoxState& b) {
     return d;
 }
 
-Tolerance Tolerance::from(double t, float dt) { return {t, t, t / static_cast<double>(dt)}; }
+Tolerance Tolerance::from(double t, float dt) {
+    return {t, t, t / static_cast<double>(dt), t / static_cast<double>(dt)};
+}
 
 CheckResult check(const Scene& scene, const Golden& golden, const Tolerance& tol,
                   const std::function<void(int, int)>& progress) {
@@ -339,9 +360,11 @@ CheckResult check(const Scene& scene, const Golden& golden, const Tolerance& tol
             r.largest.position = std::max(r.largest.position, d.position);
             r.largest.orientation = std::max(r.largest.orientation, d.orientation);
             r.largest.velocity = std::max(r.largest.velocity, d.velocity);
+            r.largest.angular_velocity = std::max(r.largest.angular_velocity, d.angular_velocity);
             ++r.states_compared;
             // Written so that NaN counts as a difference.
-            const bool within = d.position <= tol.position && d.orientation <= tol.orientation && d.velocity <= tol.velocity;
+            const bool within = d.position <= tol.position && d.orientation <= tol.orientation &&
+                                d.velocity <= tol.velocity && d.angular_velocity <= tol.angular_velocity;
             if (within) continue;
             ++r.states_different;
             if (!found) {
@@ -362,7 +385,7 @@ CheckResult check(const Scene& scene, const Golden& golden, const Tolerance& tol
 std::string format_report(const Scene& scene, const Golden& golden, const Tolerance& tol, const CheckResult& r) {
     std::ostringstream o;
     const std::string tolerance = general(tol.position) + " m, " + general(tol.orientation) + " rad, " +
-                                  general(tol.velocity) + " m/s";
+                                  general(tol.velocity) + " m/s, " + general(tol.angular_velocity) + " rad/s";
     std::string steps;
     for (std::size_t c = 0; c < golden.checkpoints.size(); ++c)
         steps += (c ? ", " : "") + std::to_string(golden.checkpoints[c].step);
@@ -377,7 +400,8 @@ std::string format_report(const Scene& scene, const Golden& golden, const Tolera
             o << "bit-identical (state hash " << hex(golden.hashes.back()) << ")\n";
         else
             o << "not bit-identical: largest differences " << general(r.largest.position) << " m, "
-              << general(r.largest.orientation) << " rad, " << general(r.largest.velocity) << " m/s\n";
+              << general(r.largest.orientation) << " rad, " << general(r.largest.velocity) << " m/s, "
+              << general(r.largest.angular_velocity) << " rad/s\n";
         return o.str();
     }
     auto row = [&](const char* what, const std::string& expected, const std::string& actual, double off, double limit,
@@ -398,10 +422,12 @@ std::string format_report(const Scene& scene, const Golden& golden, const Tolera
         r.off.orientation, tol.orientation, "rad");
     row("velocity (m/s)", vec_text(r.expected.velocity, "(", ")"), vec_text(r.actual.velocity, "(", ")"), r.off.velocity,
         tol.velocity, "m/s");
+    row("angular velocity (rad/s)", vec_text(r.expected.angular_velocity, "(", ")"),
+        vec_text(r.actual.angular_velocity, "(", ")"), r.off.angular_velocity, tol.angular_velocity, "rad/s");
     o << "states beyond the tolerance: " << r.states_different << " of " << r.states_compared << " (steps " << steps
       << ", " << scene.boxes.size() << " boxes)\n";
     o << "largest differences: " << general(r.largest.position) << " m, " << general(r.largest.orientation) << " rad, "
-      << general(r.largest.velocity) << " m/s\n";
+      << general(r.largest.velocity) << " m/s, " << general(r.largest.angular_velocity) << " rad/s\n";
     for (std::size_t c = 0; c < golden.checkpoints.size() && c < r.actual_checkpoints.size(); ++c) {
         if (golden.checkpoints[c].step != r.step) continue;
         o << "state hash at step " << r.step << ": golden " << hex(golden.hashes[c]) << ", actual "

@@ -5,8 +5,8 @@
 /// against a golden result within a tolerance.
 ///
 /// Formats (documented in docs/scenes.md): a box state is its position (m, world), orientation (unit quaternion
-/// w, x, y, z) and velocity (m/s, world), as IEEE floats written with the shortest decimal that reads back to the
-/// same float. Boxes are numbered by their index in the scene's "boxes" array (their creation order) and named by
+/// w, x, y, z), velocity (m/s, world) and angular velocity (rad/s, world), as IEEE floats written with the shortest
+/// decimal that reads back to the same float. Boxes are numbered by their index in the scene's "boxes" array (their creation order) and named by
 /// Scene::box_label.
 
 #include <cstdint>
@@ -30,6 +30,7 @@ struct BoxState {
     glm::vec3 position{0.0f};
     glm::quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
     glm::vec3 velocity{0.0f};
+    glm::vec3 angular_velocity{0.0f};  ///< rad/s, world frame
 };
 
 /// Every box of a scene at one step, in scene order.
@@ -38,8 +39,8 @@ struct Snapshot {
     std::vector<BoxState> boxes;
 };
 
-/// FNV-1a 64-bit hash of the bit patterns of every box's position, orientation (w, x, y, z) and velocity, in
-/// scene order: equal hashes mean bit-identical states (up to hash collisions).
+/// FNV-1a 64-bit hash of the bit patterns of every box's position, orientation (w, x, y, z), velocity and angular
+/// velocity, in scene order: equal hashes mean bit-identical states (up to hash collisions).
 std::uint64_t state_hash(const Snapshot& snapshot);
 
 /// "0x" followed by 16 lower-case hex digits.
@@ -66,14 +67,19 @@ private:
     int step_ = 0;
 };
 
-/// Total mechanical energy of the dynamic boxes of a snapshot in joules: sum of m |v|^2 / 2 - m g . x (kinetic plus
-/// potential in the scene's uniform gravity g; the zero of potential energy is at the origin). Boxes do not rotate
-/// (Tumble's solver translates only), so there is no rotational kinetic energy.
+/// Total mechanical energy of the dynamic boxes of a snapshot in joules: sum of m |v|^2 / 2 + w . I w / 2 - m g . x
+/// (translational and rotational kinetic energy, I the solid box's inertia in the world frame, plus potential energy
+/// in the scene's uniform gravity g with its zero at the origin).
 double mechanical_energy(const Scene& scene, const Snapshot& snapshot);
 
+/// The same energy for box `index` of the snapshot alone, joules (0 for a static box). `index` must be below
+/// snapshot.boxes.size(), which must match scene.boxes.
+double body_energy(const Scene& scene, const Snapshot& snapshot, std::size_t index);
+
 /// Writes box states to a CSV (".csv") or JSON Lines (".jsonl") file, chosen by the extension.
-/// CSV columns: step,id,name,px,py,pz,qw,qx,qy,qz,vx,vy,vz (name empty for an unnamed box).
-/// JSON Lines: {"step":S,"id":I,"name":N or null,"position":[x,y,z],"orientation":[w,x,y,z],"velocity":[x,y,z]}.
+/// CSV columns: step,id,name,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz (name empty for an unnamed box).
+/// JSON Lines: {"step":S,"id":I,"name":N or null,"position":[x,y,z],"orientation":[w,x,y,z],"velocity":[x,y,z],
+/// "angular_velocity":[x,y,z]}.
 class Recorder {
 public:
     /// Opens `path` for writing. Throws `InvalidArgument` for another extension, `FileError` when it cannot be
@@ -107,26 +113,30 @@ Golden bless(const Scene& scene, const std::function<void(int, int)>& progress =
 
 /// Writes a golden file (JSON, one box state per line so that diffs are readable). Throws `FileError`.
 void write_golden(const std::filesystem::path& path, const Golden& golden);
-/// Reads a golden file. Throws `FileError` naming the file and what is wrong (with the JSON path) when it is
-/// missing, malformed or incomplete. The hashes are read as written, not recomputed: a golden edited by hand keeps
-/// its old hashes, and `check` compares states, not hashes.
+/// Reads a golden file (version 2; version 1, written before bodies turned, has no angular velocities, which read as
+/// 0). Throws `FileError` naming the file and what is wrong (with the JSON path) when it is missing, malformed or
+/// incomplete. The hashes are read as written, not recomputed: a golden edited by hand keeps its old hashes, and
+/// `check` compares states, not hashes.
 Golden read_golden(const std::filesystem::path& path);
 
 /// How far apart two states of a box are.
 struct StateDistance {
-    double position = 0.0;     ///< |p_a - p_b|, metres
-    double orientation = 0.0;  ///< angle of the rotation between the two orientations, radians
-    double velocity = 0.0;     ///< |v_a - v_b|, metres per second
+    double position = 0.0;          ///< |p_a - p_b|, metres
+    double orientation = 0.0;       ///< angle of the rotation between the two orientations, radians
+    double velocity = 0.0;          ///< |v_a - v_b|, metres per second
+    double angular_velocity = 0.0;  ///< |w_a - w_b|, radians per second
 };
 StateDistance distance(const BoxState& a, const BoxState& b);
 
-/// Tolerances of a check: `position` in metres, `orientation` in radians, `velocity` in m/s.
+/// Tolerances of a check: `position` in metres, `orientation` in radians, `velocity` in m/s, `angular_velocity` in
+/// rad/s.
 struct Tolerance {
     double position = 1e-5;
     double orientation = 1e-5;
     double velocity = 1e-5 * 60.0;
-    /// T metres and T radians, and T / dt for velocities (a velocity is a displacement per step over dt, so a
-    /// position difference of T gives a velocity difference of T / dt).
+    double angular_velocity = 1e-5 * 60.0;
+    /// T metres and T radians, and T / dt for velocities and angular velocities (a velocity is a displacement per
+    /// step over dt, so a position difference of T gives a velocity difference of T / dt).
     static Tolerance from(double t, float dt);
 };
 

@@ -128,11 +128,21 @@ DropResult run_drop(const std::filesystem::path& level, const DropOptions& optio
         if (progress) progress(s + 1, total_ms / (s + 1), world);
     }
     r.ms_per_step = steps > 0 ? total_ms / steps : 0.0;
+    double tilt_sum = 0.0;
     for (BodyId id : ids) {
         const BodyState b = world.body(id);
         if (b.position.y < lowest) ++r.fell_through;
-        if (glm::length(b.velocity) < 0.05f) ++r.resting;
+        const glm::dvec3 w(b.angular_velocity);
+        const glm::dvec3 w_body = glm::conjugate(glm::dquat(b.orientation)) * w;
+        r.energy_J += 0.5 * b.mass * glm::dot(glm::dvec3(b.velocity), glm::dvec3(b.velocity)) +
+                      0.5 * glm::dot(w_body, glm::dvec3(b.inertia) * w_body);
+        const float point_speed = glm::length(b.velocity) + glm::length(b.angular_velocity) * glm::length(b.half_extents);
+        if (point_speed < 0.05f) {
+            ++r.resting;
+            tilt_sum += tilt_degrees(b.orientation);
+        }
     }
+    r.mean_tilt_deg = r.resting > 0 ? tilt_sum / r.resting : 0.0;
     for (const ContactRecord& c : world.contacts()) r.max_penetration = std::max(r.max_penetration, c.contact.depth);
     r.state_hash = state_hash(world);
     return r;
@@ -150,12 +160,23 @@ void FloatHash::feed(float v) {
 std::uint64_t state_hash(const World& world) {
     FloatHash h;
     world.for_each_body([&](BodyId id) {
-        const glm::vec3 p = world.body(id).position;
-        h.feed(p.x);
-        h.feed(p.y);
-        h.feed(p.z);
+        const BodyState b = world.body(id);
+        for (int k = 0; k < 3; ++k) h.feed(b.position[k]);
+        h.feed(b.orientation.w);
+        h.feed(b.orientation.x);
+        h.feed(b.orientation.y);
+        h.feed(b.orientation.z);
+        for (int k = 0; k < 3; ++k) h.feed(b.velocity[k]);
+        for (int k = 0; k < 3; ++k) h.feed(b.angular_velocity[k]);
     });
     return h.value();
+}
+
+double tilt_degrees(const glm::quat& orientation) {
+    const glm::dmat3 r = glm::mat3_cast(glm::dquat(orientation));
+    double nearest = 0.0;
+    for (int i = 0; i < 3; ++i) nearest = std::max(nearest, std::abs(r[i].y));
+    return std::acos(std::min(nearest, 1.0)) * 180.0 / 3.14159265358979323846;
 }
 
 std::string hex(std::uint64_t value) {

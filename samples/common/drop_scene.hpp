@@ -65,9 +65,15 @@ struct DropResult {
     double ms_per_step = 0.0;      ///< mean wall time of World::step, milliseconds
     int fell_through = 0;          ///< boxes whose centre ended below the level's lowest vertex
     float max_penetration = 0.0f;  ///< largest contact depth after the last step, metres
-    int resting = 0;               ///< boxes slower than 0.05 m/s at the end
+    int resting = 0;               ///< boxes whose fastest point moves slower than 0.05 m/s at the end
     std::uint64_t state_hash = 0;  ///< state_hash() of the final world
+    double mean_tilt_deg = 0.0;    ///< mean over the resting boxes of tilt_degrees(orientation), degrees
+    double energy_J = 0.0;         ///< total kinetic energy of the boxes at the end (translation and rotation), joules
 };
+
+/// Angle in degrees between the vertical (+Y) and the box axis nearest to it, for a box of orientation
+/// `orientation`: 0 for a box resting on a face on level ground, up to 54.7 for one balanced on a corner.
+double tilt_degrees(const glm::quat& orientation);
 
 /// Loads `level`, spawns boxes with `options` and steps the world `steps` times by `dt` seconds. `progress`, when
 /// set, is called after every step with the step count and the mean milliseconds per step so far.
@@ -86,7 +92,8 @@ private:
     std::uint64_t h_ = 0xcbf29ce484222325ull;
 };
 
-/// FNV-1a 64-bit hash of the bit patterns of every live body's position, in slot order.
+/// FNV-1a 64-bit hash of the bit patterns of every live body's position, orientation (w, x, y, z), velocity and
+/// angular velocity, in slot order: equal hashes mean bit-identical states (up to collisions).
 std::uint64_t state_hash(const World& world);
 
 /// "0x" followed by 16 hex digits.

@@ -3,7 +3,9 @@
 //   tumble-drop [--level PATH] [--boxes N] [--steps S] [--seed K] [--dt SECONDS] [--no-sleep]
 //
 // Progress goes to stderr; the last line of stdout is one JSON object with the keys
-// level, triangles, boxes, steps, ms_per_step, fell_through, max_penetration, resting, state_hash.
+// level, triangles, boxes, steps, ms_per_step, fell_through, max_penetration, resting, state_hash, mean_tilt_deg
+// (mean over resting boxes of the angle between the vertical and the box axis nearest to it, degrees) and energy_J
+// (total kinetic energy at the end, joules).
 
 #include <cstdio>
 #include <iostream>
@@ -62,6 +64,8 @@ int main(int argc, char** argv) {
         out["max_penetration"] = r.max_penetration;
         out["resting"] = r.resting;
         out["state_hash"] = tumble::samples::hex(r.state_hash);
+        out["mean_tilt_deg"] = r.mean_tilt_deg;
+        out["energy_J"] = r.energy_J;
         std::cout << out.dump() << std::endl;
     } catch (const tumble::Error& e) {
         std::cerr << "tumble-drop: " << e.what() << "\n";

@@ -17,6 +17,7 @@
 #include <tumble/narrowphase/validate.hpp>
 #include <tumble/narrowphase/fit.hpp>
 #include <tumble/narrowphase/active_edges.hpp>
+#include <tumble/narrowphase/contact_policy.hpp>
 #include <tumble/broadphase/loose_octree.hpp>
 #include <tumble/broadphase/mesh_index.hpp>
 #include <tumble/broadphase/mesh_adjacency.hpp>

@@ -16,7 +16,7 @@ enum class ContactEventType : std::uint8_t {
     end,      ///< the pair touched after the previous step and does not now (or one of them was destroyed)
 };
 
-/// One event for a pair of shapes. A pair is two bodies (`b` non-null, `mesh` null, `a` the lower slot) or a body
+/// One event for a pair of shapes. A pair is two bodies (`b` non-null, `mesh` null, `a` the one created first) or a body
 /// and a static mesh (`b` null, `mesh` non-null): the contacts of a body with the triangles of one mesh count as
 /// one pair, reported with its deepest triangle. Events come in one deterministic order: by `a`'s slot, then body
 /// partners by slot before meshes by slot (generations break ties of reused slots).

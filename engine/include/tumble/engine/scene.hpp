@@ -3,18 +3,23 @@
 /// Scene files: a world's settings, its boxes and its static meshes in a versioned JSON format, for headless
 /// regression runs (the `tumble` command) and for programs that keep their test setups as data.
 ///
-/// The format is documented key by key in docs/scenes.md. In short (version 1):
+/// The format is documented key by key in docs/scenes.md. In short (version 2):
 ///
-///     {"version": 1,
-///      "world": {"gravity": [0, -9.81, 0], "dt": 0.016666668, "solver_iterations": 8,
-///                "friction": {"static": 0.6, "dynamic": 0.4}, "broadphase_margin": 0.02},
+///     {"version": 2,
+///      "world": {"gravity": [0, -9.81, 0], "dt": 0.016666668, "substeps": 8, "iterations": 1,
+///                "restitution_threshold": 1, "slop": 0.001, "broadphase_margin": 0.02},
 ///      "run": {"steps": 600, "checkpoints": [60, 600]},
 ///      "boxes": [{"name": "floor", "position": [0, -0.5, 0], "half_extents": [5, 0.5, 5], "static": true},
 ///                {"position": [0, 1, 0], "half_extents": [0.5, 0.5, 0.5],
-///                 "orientation": {"euler_degrees": [0, 30, 0], "order": "XYZ"}, "mass": 2}],
-///      "meshes": [{"obj": "../data/oa_dm1.obj",
+///                 "orientation": {"euler_degrees": [0, 30, 0], "order": "XYZ"}, "mass": 2,
+///                 "angular_velocity": [0, 1, 0], "friction": 0.6, "restitution": 0.2, "fixed_rotation": false}],
+///      "meshes": [{"obj": "../data/oa_dm1.obj", "material": {"friction": 0.6, "restitution": 0},
 ///                  "transform": {"translation": [0, 0, 0], "orientation": {"quaternion": [1, 0, 0, 0]},
 ///                                "scale": 1}}]}
+///
+/// Version 1 files still load: their `solver_iterations` become `substeps` (with the default `iterations`) and the static
+/// coefficient of their world `friction` becomes every box's and mesh's friction (the dynamic one is dropped: a body
+/// has one Coulomb coefficient now).
 ///
 /// All vectors are world frame, SI units (metres, seconds, kilograms); Euler angles are in degrees. Numbers are read
 /// as IEEE single precision (the engine's precision), so a value written with the shortest decimal that round-trips
@@ -34,8 +39,8 @@
 
 namespace tumble {
 
-/// The scene format version this build reads (the file's "version" key).
-inline constexpr int kSceneFormatVersion = 1;
+/// The newest scene format version this build reads (the file's "version" key); it reads every version from 1.
+inline constexpr int kSceneFormatVersion = 2;
 
 /// A box of a scene. `def.mass` is 0 for a static box ("static": true in the file).
 struct SceneBox {
@@ -55,6 +60,7 @@ struct SceneMesh {
     glm::quat orientation{1.0f, 0.0f, 0.0f, 0.0f};   ///< unit quaternion (w, x, y, z)
     float scale = 1.0f;                              ///< uniform, > 0
     bool drop_degenerate = false;                    ///< degenerate triangles removed instead of rejected
+    MeshMaterial material;                           ///< friction and restitution of its triangles
     TriangleMesh mesh;                               ///< the transformed triangles, world frame, validated
 };
 
@@ -63,7 +69,7 @@ struct Scene {
     std::filesystem::path file;  ///< where it was read from (the origin given to parse_scene)
     int version = kSceneFormatVersion;
     std::string description;
-    WorldSettings settings;      ///< gravity, solver iterations, friction, broadphase margin
+    WorldSettings settings;      ///< gravity, substeps and the other solver settings, broadphase margin
     float dt = 1.0f / 60.0f;     ///< seconds per step, > 0
     int steps = 60;              ///< default length of a run, in steps (>= 0)
     /// Steps at which a golden result records the states: strictly increasing, within [0, steps], and always

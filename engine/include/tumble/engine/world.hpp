@@ -2,16 +2,21 @@
 /// @file
 /// The world: owns box bodies and static triangle meshes and runs the step.
 ///
-/// The step is position-based dynamics (Mueller et al., "Position Based Dynamics", 2007) with Tumble's
-/// translation-only position-correction solver. Its stages, in order (World::step):
-///   1. predict:      v += g dt, x_predicted = x + v dt for every dynamic body;
-///   2. broadphase:   loose-octree pairs of body AABBs swept from x to x_predicted, and BVH queries of each dynamic
-///                    body against the static meshes;
-///   3. narrowphase + solve: `settings.solver.iterations` passes that re-test every candidate with the SAT at the
-///                    current positions and push overlapping shapes apart, with friction;
-///   4. velocities:   v = (x_corrected - x) / dt;
-///   5. report:       the contacts that remain at the final positions (`contacts()`), sensor overlaps, contact
-///                    events (`contact_events()`), islands and sleep.
+/// The step is extended position-based dynamics for rigid bodies in substeps (Mueller, Macklin, Chentanez, Jeschke
+/// and Kim, "Detailed Rigid Body Simulation with Extended Position Based Dynamics", 2020; Macklin et al., "Small
+/// Steps in Physics Simulation", 2019): boxes with mass, inertia, rotation, friction and restitution. Its stages, in
+/// order (World::step; docs/architecture.md gives the equations):
+///   1. integrate:    the awake bodies' motion over the step is predicted (for the broadphase and the speculative
+///                    margin), forces and torques are gathered;
+///   2. broadphase:   loose-octree pairs of body AABBs swept over that motion, and BVH queries of each dynamic body
+///                    against the static meshes;
+///   3. narrowphase:  one contact manifold per touching or nearly touching candidate (speculative margin), up to 4
+///                    points, with anchors on each body;
+///   4. solve:        `settings.solver.substeps` substeps: integrate, correct positions and orientations at the
+///                    anchors, derive velocities, restitution and dynamic friction;
+///   5. velocities:   the solver's state written back to the bodies, forces cleared;
+///   6. report:       the contacts at the final positions (`contacts()`), sensor overlaps, contact events;
+///   7. sleep:        islands that stayed quiet fall asleep; proxies move to the final boxes.
 ///
 /// Only awake bodies take part (docs/game.md): sleeping bodies, static bodies and kinematic bodies at rest sit in a
 /// second loose octree that awake bodies query, so a sleeping scene costs nothing per step.
@@ -40,36 +45,53 @@ namespace tumble {
 
 /// Description of a box body. All vectors are world frame.
 ///
-/// Kinds of body: dynamic (`mass` > 0: gravity, contacts and friction move it), static (`mass` 0, never moves) and
-/// kinematic (`kinematic` true: moved only by its velocity, `set_position` or `move_and_slide`; never pushed, and it
-/// pushes dynamic bodies as a static body would; `mass` is ignored).
+/// Kinds of body: dynamic (`mass` > 0: gravity, forces, contacts and friction move and turn it), static (`mass` 0,
+/// never moves) and kinematic (`kinematic` true: moved only by its velocity and angular velocity, `set_position` or
+/// `move_and_slide`; never pushed, and it pushes dynamic bodies as a static body would; `mass` is ignored).
+/// A dynamic box is a solid box of uniform density: its inertia is `box_inertia(mass, half_extents)`.
 struct BodyDef {
-    glm::vec3 position{0.0f};                        ///< centre, metres
+    glm::vec3 position{0.0f};                        ///< centre (of mass), metres
     glm::quat orientation{1.0f, 0.0f, 0.0f, 0.0f};   ///< unit quaternion (w, x, y, z); body axes = columns of its matrix
     glm::vec3 half_extents{0.5f};                    ///< metres, >= 0 on every axis
     glm::vec3 velocity{0.0f};                        ///< metres per second (ignored for static bodies)
+    glm::vec3 angular_velocity{0.0f};                ///< radians per second, world frame (ignored for static bodies)
     float mass = 1.0f;                               ///< kilograms, > 0 for a dynamic body; 0 makes the body static
+    /// Coulomb friction coefficient (dimensionless, >= 0), static and dynamic. A pair uses sqrt(a * b) (Box2D v3,
+    /// Jolt): a box rests on a slope of angle t when tan(t) <= that. Typical 0.2-1.
+    float friction = 0.6f;
+    /// Coefficient of restitution (0..1): the share of the normal approach speed a contact gives back. A pair uses
+    /// max(a, b). Impacts slower than SolverSettings::restitution_threshold are inelastic.
+    float restitution = 0.0f;
+    /// Keeps the body's orientation: contacts and torques never turn it (characters, and the translation-only
+    /// response of the seeds). Its angular velocity stays 0 unless it is kinematic.
+    bool fixed_rotation = false;
     bool kinematic = false;                          ///< moved by the user only (see above)
     /// A sensor (trigger volume) reports overlaps as contact events (`ContactEvent::sensor`) but never pushes and is
     /// never pushed. Sensors detect dynamic and kinematic bodies, not static bodies, meshes or other sensors.
     bool sensor = false;
     std::uint64_t layer = kDefaultLayer;             ///< collision layer bits this body is on
     std::uint64_t mask = kAllLayers;                 ///< layer bits this body collides with
-    /// Continuous collision detection for a dynamic body: each step its motion is swept (exact swept SAT,
-    /// narrowphase/sweep.hpp) against static geometry (meshes, static and sleeping bodies, kinematic bodies at rest),
-    /// stopped at the first time of impact and slid along the surface hit, so that a fast box cannot pass through a
-    /// thin wall (engine/src/ccd.cpp, docs/game.md). Costs up to three sweeps per step while the body moves more
-    /// than a quarter of its smallest half extent per step. Not against other awake bodies.
+    /// Continuous collision detection for a dynamic body, so that a fast box cannot pass through a thin wall
+    /// (engine/src/ccd.cpp, docs/game.md): while its points move more than a quarter of its smallest half extent in a
+    /// step, its contacts with static geometry (meshes, static and sleeping bodies, kinematic bodies at rest) are
+    /// found where its motion first touches them (exact swept SAT, narrowphase/sweep.hpp), and after the solve its
+    /// translation is swept again; if the solver let it through something, it goes back to where it first touched
+    /// it. Not against other awake bodies.
     bool ccd = false;
 };
 
-/// A body's current state (read-only view; change a body with the World setters).
+/// A body's current state (read-only view; change a body with the World setters). World frame, SI units.
 struct BodyState {
     glm::vec3 position{0.0f};
     glm::quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
     glm::vec3 half_extents{0.0f};
     glm::vec3 velocity{0.0f};
+    glm::vec3 angular_velocity{0.0f};  ///< radians per second, world frame
     float mass = 0.0f;  ///< 0 for static and kinematic bodies
+    glm::vec3 inertia{0.0f};  ///< principal moments in the body frame, kg m^2 (0 for static and kinematic bodies)
+    float friction = 0.0f;
+    float restitution = 0.0f;
+    bool fixed_rotation = false;
     bool kinematic = false;
     bool sensor = false;
     bool sleeping = false;  ///< a dynamic body asleep (see SleepSettings)
@@ -80,7 +102,8 @@ struct BodyState {
     bool is_dynamic() const { return mass != 0.0f; }
 };
 
-/// When bodies fall asleep. A dynamic body is quiet while its speed stays below `linear_velocity`; an island (bodies
+/// When bodies fall asleep. A dynamic body is quiet while the speed of its fastest point (|v| + |w| times its
+/// half diagonal) stays below `linear_velocity`; an island (bodies
 /// linked by body-body contacts, found by union-find over the step's contacts) falls asleep when all its bodies have
 /// been quiet for `time` seconds and none touches a moving kinematic body. A sleeping body keeps its contacts, costs
 /// nothing per step, and wakes (with its whole island) when an awake body touches it, when the user moves or
@@ -96,8 +119,10 @@ struct SleepSettings {
 struct WorldSettings {
     glm::vec3 gravity{0.0f, -9.81f, 0.0f};  ///< metres per second squared
     SolverSettings solver;
-    /// Extra margin added around each body's swept AABB in the broadphase (metres, >= 0), so that contacts created
-    /// by the solver's own corrections within a step are already candidates.
+    /// Speculative margin (metres, >= 0): each body's broadphase box is its box swept over the step's predicted
+    /// motion grown by this much, and a pair gets a contact manifold when its shapes are within this distance plus
+    /// the distance their motion can close in the step. Contacts found at the start of the step therefore cover
+    /// everything the step's substeps can bring into touch (nothing tunnels for lack of a contact).
     float broadphase_margin = 0.02f;
     /// Contacts with static geometry use only its real corners (default true). Mesh triangles get their active-edge
     /// flags when the mesh is added (compute_active_edges, tumble/broadphase/mesh_adjacency.hpp), and a contact that
@@ -129,14 +154,32 @@ struct ContactRecord {
     Contact contact;
 };
 
-/// Counts and timings of the last step.
+/// Counts and timings of the last step. Timings are wall-clock milliseconds per stage (as Box2D's b2Profile), for
+/// tuning and the viewer; they never influence results.
 struct StepStats {
     std::size_t body_pairs = 0;      ///< candidate body pairs from the broadphase (awake bodies only)
     std::size_t triangle_pairs = 0;  ///< candidate body-triangle pairs from the mesh BVHs (awake bodies only)
-    std::size_t contacts = 0;        ///< contacts computed in the step (awake bodies; sleeping ones are kept aside)
+    std::size_t manifolds = 0;       ///< contact manifolds the solver worked with (speculative ones included)
+    std::size_t contact_points = 0;  ///< their points
+    std::size_t contacts = 0;        ///< contacts touching at the end of the step (awake bodies; see contacts())
     std::size_t awake_bodies = 0;    ///< dynamic bodies and moving kinematic bodies that took part in the step
     std::size_t sleeping_bodies = 0; ///< dynamic bodies asleep after the step
+    std::size_t islands = 0;         ///< solver islands (bodies linked by contacts; a lone body counts as one)
     std::size_t ccd_sweeps = 0;      ///< bodies whose motion was swept for continuous collision detection
+    double integrate_ms = 0.0;       ///< stage 1: predicted motion, forces
+    double broadphase_ms = 0.0;      ///< stage 2: pairs and mesh candidates
+    double narrowphase_ms = 0.0;     ///< stage 3: contact manifolds
+    double solve_ms = 0.0;           ///< stage 4: the substeps
+    double velocities_ms = 0.0;      ///< stage 5: write-back
+    double report_ms = 0.0;          ///< stage 6: contacts, sensors, events
+    double sleep_ms = 0.0;           ///< stage 7: islands falling asleep, proxies
+    double step_ms = 0.0;            ///< the whole step
+};
+
+/// Surface material of a static mesh: what its triangles give a contact (a body's are in BodyDef).
+struct MeshMaterial {
+    float friction = 0.6f;     ///< Coulomb coefficient, >= 0; combined with a body's as sqrt(a * b)
+    float restitution = 0.0f;  ///< 0..1; combined with a body's as max(a, b)
 };
 
 /// A simulation world. Not copyable; movable. Not thread-safe: call it from one thread at a time.
@@ -178,6 +221,23 @@ public:
     void set_velocity(BodyId id, const glm::vec3& velocity);
     /// Sets a body's orientation; same rules as BodyDef::orientation. Wakes as set_position does.
     void set_orientation(BodyId id, const glm::quat& orientation);
+    /// Sets a body's angular velocity (rad/s, world frame; ignored for static and fixed-rotation dynamic bodies).
+    /// Throws for an invalid id or a non-finite value. Wakes the body.
+    void set_angular_velocity(BodyId id, const glm::vec3& angular_velocity);
+    /// Adds a force (newtons, world frame) acting at `world_point` (metres, world frame) to what the body feels
+    /// during the next step: F / m through the centre and (world_point - centre) x F as torque, constant over the
+    /// step, then cleared. Ignored for static and kinematic bodies. Throws `InvalidArgument` for an invalid id or a
+    /// non-finite value (nothing changes then). Wakes the body.
+    void apply_force(BodyId id, const glm::vec3& force, const glm::vec3& world_point);
+    /// Adds a torque (newton metres, world frame) for the next step, as apply_force does.
+    void apply_torque(BodyId id, const glm::vec3& torque);
+    /// Applies an impulse (newton seconds, world frame) at `world_point` at once: v += J / m and
+    /// w += I^-1 ((world_point - centre) x J), with I the world-frame inertia. Ignored for static and kinematic
+    /// bodies. Throws `InvalidArgument` for an invalid id or a non-finite value. Wakes the body.
+    void apply_impulse(BodyId id, const glm::vec3& impulse, const glm::vec3& world_point);
+    /// Sets a body's friction (>= 0) and restitution (0..1); see BodyDef. Throws for an invalid id or a value out
+    /// of range. Wakes the body.
+    void set_material(BodyId id, float friction, float restitution);
     /// Sets a body's collision layer and mask (see kDefaultLayer). Throws for an invalid id. Wakes as set_position.
     void set_filter(BodyId id, std::uint64_t layer, std::uint64_t mask);
     /// Wakes a sleeping dynamic body and its island (no effect on awake, static or kinematic bodies). Throws for an
@@ -233,6 +293,11 @@ public:
     /// kDefaultLayer). Throws `InvalidArgument` naming the first bad triangle or vertex (see
     /// TriangleMesh::validate); an empty mesh is allowed. Sleeping bodies the new triangles touch are woken.
     MeshId add_mesh(const TriangleMesh& mesh, std::uint64_t layer = kDefaultLayer, std::uint64_t mask = kAllLayers);
+    /// The same, with a surface material (friction >= 0, restitution 0..1; throws `InvalidArgument` otherwise).
+    MeshId add_mesh(const TriangleMesh& mesh, const MeshMaterial& material, std::uint64_t layer = kDefaultLayer,
+                    std::uint64_t mask = kAllLayers);
+    /// A mesh's material. Throws for an invalid id.
+    MeshMaterial mesh_material(MeshId id) const;
     /// Removes a mesh and wakes the sleeping bodies that touched it. Throws `InvalidArgument` for an invalid id.
     void remove_mesh(MeshId id);
     /// Number of triangles in a mesh. Throws for an invalid id.

@@ -71,6 +71,14 @@ struct ManifoldT {
     Vec3T<T> normal{T(0)};
     int count = 0;
     std::array<ManifoldPointT<T>, kMaxManifoldPoints> points{};
+    /// For a face contact: where the reference face ends. A point x (world frame) lies over the reference face when
+    /// dot(side_normal[k], x) <= side_offset[k] for every k < sides (unit normals, pointing out of the face's side;
+    /// 4 sides for a box face, 3 for a triangle). A contact found at one instant stays meaningful while the incident
+    /// shape's point is still over the face; past its edge the face's plane is not there. 0 for an edge contact.
+    int sides = 0;
+    bool reference_is_a = true;  ///< the reference face belongs to A (the first shape), else to B
+    std::array<Vec3T<T>, 4> side_normal{};
+    std::array<T, 4> side_offset{};
 
     /// The contact part alone, equal to what `collide` returns.
     ContactT<T> contact() const { return {axis, negative, depth, normal}; }
@@ -118,6 +126,46 @@ std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& a, const ObbT<T>& b)
 template <class T>
 std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& box, const TriangleT<T>& tri) noexcept;
 
+/// Speculative contact manifold of two boxes (world frame) that overlap or lie within `margin` metres of each other:
+/// contacts found once per step for shapes that may only come into contact during the step (Catto, "Speculative
+/// contacts", GDC 2015 talk on continuous collision; the "speculative margin" of Box2D v3 and Jolt).
+///
+/// The exact SAT runs with the margin: an axis separates only by more than `margin`, and the contact axis is the one
+/// of least overlap over the 15 axes, which for shapes apart is the axis of greatest separation; face axes are
+/// preferred over edge axes within the face bias and also within kSpeculativeFaceBias of the size (sat.hpp). The
+/// points are then built as for `collide_manifold(a, b)` from that axis, keeping every clipped point up to `margin`
+/// above the reference face, with signed depths: `depth` < 0 is a gap of -depth metres along the normal (the normal
+/// component of point_a - point_b). The manifold's `depth` is that axis' signed overlap. For overlapping shapes the
+/// axis, normal and depth are those of `collide(a, b)` unless the speculative preference takes a face axis over an
+/// edge axis, and the points are those of `collide_manifold(a, b)` plus any within the margin above the reference
+/// face. Shapes apart whose faces along the axis do not face each other (no clipped point) give nothing.
+/// `margin` <= 0 or NaN gives exactly `collide_manifold(a, b)`. Bad input as for `collide_manifold`: no
+/// exception; NaN or infinite shapes give nothing.
+template <class T>
+std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& a, const ObbT<T>& b, T margin) noexcept;
+
+/// Speculative contact manifold of a box and a two-sided triangle (world frame), as the box-box one: shapes
+/// within `margin` metres, signed point depths, normal from the box towards the triangle.
+template <class T>
+std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& box, const TriangleT<T>& tri, T margin) noexcept;
+
+/// The manifold of two boxes on a face axis chosen by the caller instead of the SAT's (contact policies use it:
+/// `box_manifold` in tumble/narrowphase/contact_policy.hpp). `axis` is a face axis as numbered by `collide`: 0-2 a
+/// face axis of A, 3-5 one of B; the normal is that unit axis, negated when `negative`, from A towards B, and the
+/// depth is the overlap of the two boxes along it (negative: a gap). Nothing when the axis is not a face axis, the
+/// input is NaN or infinite, or the gap is larger than `margin` (with `margin` <= 0: when the boxes do not touch
+/// along it). Points and depths as `collide_manifold(a, b, margin)` (signed with a margin, clamped at 0 without).
+template <class T>
+std::optional<ManifoldT<T>> face_manifold(const ObbT<T>& a, const ObbT<T>& b, int axis, bool negative,
+                                          T margin) noexcept;
+
+/// The manifold of a box and a triangle on face axis `axis` (0-2 the box's axes, 3 the triangle normal
+/// (b - a) x (c - a)), as the box-box `face_manifold`; nothing for axis 3 of a degenerate triangle. The one-sided
+/// mesh policy (`mesh_manifold`) uses axis 3 with `negative` true: the box pushed out through the triangle's front.
+template <class T>
+std::optional<ManifoldT<T>> face_manifold(const ObbT<T>& box, const TriangleT<T>& tri, int axis, bool negative,
+                                          T margin) noexcept;
+
 extern template std::optional<ManifoldT<float>> collide_manifold<float>(const ObbT<float>&, const ObbT<float>&) noexcept;
 extern template std::optional<ManifoldT<double>> collide_manifold<double>(const ObbT<double>&,
                                                                           const ObbT<double>&) noexcept;
@@ -125,5 +173,21 @@ extern template std::optional<ManifoldT<float>> collide_manifold<float>(const Ob
                                                                         const TriangleT<float>&) noexcept;
 extern template std::optional<ManifoldT<double>> collide_manifold<double>(const ObbT<double>&,
                                                                           const TriangleT<double>&) noexcept;
+extern template std::optional<ManifoldT<float>> collide_manifold<float>(const ObbT<float>&, const ObbT<float>&,
+                                                                        float) noexcept;
+extern template std::optional<ManifoldT<double>> collide_manifold<double>(const ObbT<double>&, const ObbT<double>&,
+                                                                          double) noexcept;
+extern template std::optional<ManifoldT<float>> collide_manifold<float>(const ObbT<float>&, const TriangleT<float>&,
+                                                                        float) noexcept;
+extern template std::optional<ManifoldT<double>> collide_manifold<double>(const ObbT<double>&,
+                                                                          const TriangleT<double>&, double) noexcept;
+extern template std::optional<ManifoldT<float>> face_manifold<float>(const ObbT<float>&, const ObbT<float>&, int,
+                                                                     bool, float) noexcept;
+extern template std::optional<ManifoldT<double>> face_manifold<double>(const ObbT<double>&, const ObbT<double>&, int,
+                                                                       bool, double) noexcept;
+extern template std::optional<ManifoldT<float>> face_manifold<float>(const ObbT<float>&, const TriangleT<float>&,
+                                                                     int, bool, float) noexcept;
+extern template std::optional<ManifoldT<double>> face_manifold<double>(const ObbT<double>&, const TriangleT<double>&,
+                                                                       int, bool, double) noexcept;
 
 }  // namespace tumble

@@ -1,0 +1,335 @@
+// Rigid-body behaviour against analytic answers: impulses, free spin, collisions with and without restitution,
+// bouncing, tipping, dominoes, a pyramid, ramps with and without friction, and the seeds' half-depth response for
+// equal masses that do not rotate. Each tolerance is stated next to its assertion, with why it is that size.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <glm/gtc/quaternion.hpp>
+
+#include <tumble/tumble.hpp>
+
+namespace {
+
+using tumble::BodyDef;
+using tumble::BodyId;
+using tumble::World;
+using tumble::WorldSettings;
+
+constexpr float kDt = 1.0f / 60.0f;
+constexpr float kG = 9.81f;
+constexpr float kPi = 3.14159265358979f;
+
+BodyDef box(glm::vec3 position, glm::vec3 half_extents, float mass = 1.0f) {
+    BodyDef d;
+    d.position = position;
+    d.half_extents = half_extents;
+    d.mass = mass;
+    return d;
+}
+
+BodyDef floor_box(float top = 0.0f, float half = 20.0f) {
+    return box({0.0f, top - 0.5f, 0.0f}, {half, 0.5f, half}, 0.0f);
+}
+
+WorldSettings no_gravity() {
+    WorldSettings s;
+    s.gravity = glm::vec3(0.0f);
+    s.sleep.enabled = false;
+    return s;
+}
+
+// World-frame inertia tensor of a solid box with orientation q.
+glm::mat3 world_inertia(const tumble::BodyState& s) {
+    const glm::mat3 r = glm::mat3_cast(s.orientation);
+    const glm::mat3 local(glm::vec3(s.inertia.x, 0, 0), glm::vec3(0, s.inertia.y, 0), glm::vec3(0, 0, s.inertia.z));
+    return r * local * glm::transpose(r);
+}
+
+// Angle in degrees between the vertical and the box axis nearest to it.
+float tilt_degrees(const glm::quat& q) {
+    const glm::mat3 r = glm::mat3_cast(q);
+    float best = 0.0f;
+    for (int i = 0; i < 3; ++i) best = std::max(best, std::abs(r[i].y));
+    return std::acos(std::min(best, 1.0f)) * 180.0f / kPi;
+}
+
+TEST(RigidBody, OffCentreImpulseGivesLinearAndAngularVelocity) {
+    // v = J / m and w = I^-1 (r x J) with I the solid-box inertia m (b^2 + c^2) / 3 about each axis (half extents a,
+    // b, c), here turned 30 degrees about z so that I is not diagonal in the world frame.
+    World w(no_gravity());
+    BodyDef d = box({1, 2, 3}, {0.5f, 0.25f, 0.1f}, 2.0f);
+    d.orientation = glm::angleAxis(kPi / 6.0f, glm::vec3(0, 0, 1));
+    const BodyId id = w.create_body(d);
+    const glm::vec3 impulse(0.0f, 3.0f, 1.0f), at(1.4f, 2.0f, 3.05f);
+    w.apply_impulse(id, impulse, at);
+    const tumble::BodyState s = w.body(id);
+    const glm::vec3 expected_v = impulse / 2.0f;
+    const glm::vec3 expected_w = glm::inverse(world_inertia(s)) * glm::cross(at - d.position, impulse);
+    // Float arithmetic on values of order 1-100: 1e-5 relative.
+    for (int k = 0; k < 3; ++k) {
+        EXPECT_NEAR(s.velocity[k], expected_v[k], 1e-5f);
+        EXPECT_NEAR(s.angular_velocity[k], expected_w[k], 1e-4f * std::max(1.0f, std::abs(expected_w[k])));
+    }
+    EXPECT_NEAR(s.inertia.x, 2.0f * (0.0625f + 0.01f) / 3.0f, 1e-6f);
+    // Free flight keeps them: one step later the velocity is the same and the centre moved by v dt.
+    w.step(kDt);
+    const tumble::BodyState t = w.body(id);
+    EXPECT_NEAR(glm::length(t.velocity - expected_v), 0.0f, 1e-6f);
+    EXPECT_NEAR(glm::length(t.position - (d.position + expected_v * kDt)), 0.0f, 1e-5f);
+    // Bad input changes nothing.
+    EXPECT_THROW(w.apply_impulse(id, {NAN, 0, 0}, at), tumble::InvalidArgument);
+    EXPECT_THROW(w.apply_impulse(tumble::BodyId{}, impulse, at), tumble::InvalidArgument);
+    EXPECT_EQ(w.body(id).velocity, t.velocity);
+}
+
+TEST(RigidBody, FreeSpinKeepsItsAngularMomentumForTenSeconds) {
+    // Torque-free motion conserves the world angular momentum L = I_world w. A box with three different moments
+    // spinning about a general axis (so its axis wobbles) keeps |L| and its direction within 2 % over 10 s.
+    World w(no_gravity());
+    BodyDef d = box({0, 0, 0}, {0.6f, 0.3f, 0.1f}, 3.0f);
+    d.angular_velocity = {4.0f, 1.0f, 2.5f};
+    const BodyId id = w.create_body(d);
+    const tumble::BodyState s0 = w.body(id);
+    const glm::vec3 l0 = world_inertia(s0) * s0.angular_velocity;
+    float worst = 0.0f;
+    for (int n = 0; n < 600; ++n) {
+        w.step(kDt);
+        const tumble::BodyState s = w.body(id);
+        const glm::vec3 l = world_inertia(s) * s.angular_velocity;
+        worst = std::max(worst, glm::length(l - l0) / glm::length(l0));
+    }
+    std::printf("[ spin     ] largest change of angular momentum over 10 s: %.3f %%\n", 100.0 * worst);
+    EXPECT_LT(worst, 0.02f);
+}
+
+struct Collision {
+    float light, heavy;  // final x velocities, m/s
+    float spin;          // largest angular speed of either box at the end, rad/s
+};
+
+Collision head_on(float restitution) {
+    // A 1 kg box at 5 m/s hits a resting 9 kg box square on, no gravity and no friction. Momentum 5 kg m/s is shared:
+    // restitution 0 leaves both at 0.5 m/s, restitution 1 gives -4 and +1 m/s.
+    World w(no_gravity());
+    BodyDef light = box({0, 0, 0}, glm::vec3(0.25f), 1.0f);
+    light.velocity = {5, 0, 0};
+    light.friction = 0.0f;
+    light.restitution = restitution;
+    BodyDef heavy = box({1.0f, 0, 0}, glm::vec3(0.25f), 9.0f);
+    heavy.friction = 0.0f;
+    heavy.restitution = restitution;
+    const BodyId a = w.create_body(light), b = w.create_body(heavy);
+    for (int n = 0; n < 30; ++n) w.step(kDt);
+    const tumble::BodyState sa = w.body(a), sb = w.body(b);
+    return {sa.velocity.x, sb.velocity.x, std::max(glm::length(sa.angular_velocity), glm::length(sb.angular_velocity))};
+}
+
+TEST(RigidBody, InelasticCollisionSharesMomentum) {
+    const Collision c = head_on(0.0f);
+    std::printf("[ collide  ] restitution 0: %.5f and %.5f m/s, spin %.2g rad/s\n", c.light, c.heavy, c.spin);
+    // Momentum is conserved by the contacts up to float round-off; 1e-3 m/s covers it.
+    EXPECT_NEAR(c.light + 9.0f * c.heavy, 5.0f, 1e-3f);
+    EXPECT_NEAR(c.light, 0.5f, 1e-3f);
+    EXPECT_NEAR(c.heavy, 0.5f, 1e-3f);
+    EXPECT_LT(c.spin, 1e-3f);  // a square hit turns nothing
+}
+
+TEST(RigidBody, ElasticCollisionBouncesTheLightBoxBack) {
+    const Collision c = head_on(1.0f);
+    std::printf("[ collide  ] restitution 1: %.5f and %.5f m/s, spin %.2g rad/s\n", c.light, c.heavy, c.spin);
+    EXPECT_NEAR(c.light + 9.0f * c.heavy, 5.0f, 1e-3f);
+    EXPECT_NEAR(c.light, -4.0f, 0.01f);  // 0.25 % of the 4 m/s
+    EXPECT_NEAR(c.heavy, 1.0f, 0.01f);
+    EXPECT_LT(c.spin, 1e-3f);
+}
+
+TEST(RigidBody, BoxWithRestitutionHalfBouncesToAQuarterOfItsDropHeight) {
+    // Dropped from 1 m (bottom face 1 m above the floor), it lands at sqrt(2 g) = 4.43 m/s and leaves at half of
+    // that, so it rises to 0.5^2 * 1 m = 0.25 m. The discrete step puts the contact within one substep of the exact
+    // instant: 1 cm on the height.
+    World w;
+    w.create_body(floor_box());
+    BodyDef d = box({0, 1.5f, 0}, glm::vec3(0.5f));
+    d.restitution = 0.5f;
+    const BodyId id = w.create_body(d);
+    bool bounced = false;
+    float apex = 0.0f;
+    for (int n = 0; n < 120; ++n) {
+        w.step(kDt);
+        const tumble::BodyState s = w.body(id);
+        if (!bounced && s.velocity.y > 0.0f) bounced = true;
+        if (bounced) {
+            apex = std::max(apex, s.position.y - 0.5f);
+            if (s.velocity.y < 0.0f) break;
+        }
+    }
+    std::printf("[ bounce   ] rebound height %.4f m (expected 0.25 m)\n", apex);
+    ASSERT_TRUE(bounced);
+    EXPECT_NEAR(apex, 0.25f, 0.01f);
+}
+
+TEST(RigidBody, ATiltedBoxFallsFlat) {
+    // A cube tilted 30 degrees about z, dropped onto the floor from just above: it lands on one edge, topples onto a
+    // face and comes to rest with its axes within 1 degree of the vertical.
+    World w;
+    w.create_body(floor_box());
+    BodyDef d = box({0, 0.8f, 0}, glm::vec3(0.5f));
+    d.orientation = glm::angleAxis(kPi / 6.0f, glm::vec3(0, 0, 1));
+    const BodyId id = w.create_body(d);
+    for (int n = 0; n < 300; ++n) w.step(kDt);
+    const tumble::BodyState s = w.body(id);
+    std::printf("[ tilt     ] after 5 s: tilt %.3f degrees, height %.4f m, speed %.2g m/s\n", tilt_degrees(s.orientation),
+                s.position.y, glm::length(s.velocity));
+    EXPECT_LT(tilt_degrees(s.orientation), 1.0f);
+    EXPECT_NEAR(s.position.y, 0.5f, 0.01f);  // resting on a face: centre half a metre up (slop is 1 mm)
+    EXPECT_LT(glm::length(s.velocity), 0.05f);
+}
+
+TEST(RigidBody, ACubeHangingPastALedgeTipsOffAndOneOnTheLedgeStays) {
+    // A ledge (static box, top at y = 1, edge at x = 0) and two 1 m cubes resting on it: one with its centre 0.3 m
+    // past the edge (0.2 m of it on the ledge, its centre of mass unsupported: it must tip and fall), one with its
+    // centre 0.3 m inside the edge (it stays).
+    World w;
+    w.create_body(box({-2.0f, 0.5f, 0.0f}, {2.0f, 0.5f, 4.0f}, 0.0f));
+    const BodyId hanging = w.create_body(box({0.3f, 1.5f, -1.5f}, glm::vec3(0.5f)));
+    const BodyId resting = w.create_body(box({-0.3f, 1.5f, 1.5f}, glm::vec3(0.5f)));
+    float tipped = 0.0f;  // largest tilt of the hanging cube while its centre is still above the ledge's foot
+    for (int n = 0; n < 180; ++n) {
+        w.step(kDt);
+        const tumble::BodyState h = w.body(hanging);
+        if (h.position.y > 0.0f) tipped = std::max(tipped, tilt_degrees(h.orientation));
+    }
+    const tumble::BodyState h = w.body(hanging), r = w.body(resting);
+    std::printf("[ ledge    ] hanging cube tipped to %.1f deg on its way down, ends at y %.3f; cube on the ledge at "
+                "(%.4f, %.4f)\n", tipped, h.position.y, r.position.x, r.position.y);
+    EXPECT_LT(h.position.y, 0.5f) << "the hanging cube must fall off the ledge";
+    EXPECT_GT(tipped, 30.0f) << "it must tip over the edge, not slide off flat";
+    EXPECT_NEAR(r.position.x, -0.3f, 0.005f);
+    EXPECT_NEAR(r.position.y, 1.5f, 0.005f);
+    EXPECT_LT(tilt_degrees(r.orientation), 0.5f);
+}
+
+TEST(RigidBody, TenDominoesFallInOrder) {
+    // Dominoes 0.05 x 0.5 x 0.25 m (half extents 0.025, 0.25, 0.125) 0.3 m apart; the first is pushed at its top.
+    // Each must topple (its tall axis more than 60 degrees from the vertical) and do so after the one before it.
+    World w;
+    w.create_body(floor_box());
+    std::vector<BodyId> dominoes;
+    for (int i = 0; i < 10; ++i) dominoes.push_back(w.create_body(box({0.3f * static_cast<float>(i), 0.25f, 0.0f}, {0.025f, 0.25f, 0.125f}, 0.2f)));
+    w.apply_impulse(dominoes[0], {0.15f, 0.0f, 0.0f}, {0.0f, 0.48f, 0.0f});
+    std::vector<int> fell(10, -1);
+    for (int n = 0; n < 600; ++n) {
+        w.step(kDt);
+        for (int i = 0; i < 10; ++i)
+            if (fell[i] < 0 && std::abs(glm::mat3_cast(w.body(dominoes[i]).orientation)[1].y) < 0.5f)
+                fell[i] = n;  // its tall (local y) axis is more than 60 degrees from the vertical
+    }
+    std::printf("[ dominoes ] step each domino passed 60 degrees:");
+    for (int i = 0; i < 10; ++i) std::printf(" %d", fell[i]);
+    std::printf("\n");
+    for (int i = 0; i < 10; ++i) {
+        EXPECT_GE(fell[i], 0) << "domino " << i << " did not fall";
+        if (i > 0) {
+            EXPECT_GT(fell[i], fell[i - 1]) << "domino " << i << " fell before domino " << i - 1;
+        }
+    }
+}
+
+TEST(RigidBody, ATwentyRowPyramidStandsForTenSeconds) {
+    // 210 cubes of 0.5 m in rows of 20 down to 1, each row resting on the gaps of the one below (no gaps: touching).
+    // After 10 s no box has moved more than 3 cm from where it was placed.
+    World w;
+    w.create_body(floor_box(0.0f, 30.0f));
+    std::vector<std::pair<BodyId, glm::vec3>> boxes;
+    const float h = 0.25f;
+    for (int row = 0; row < 20; ++row)
+        for (int i = 0; i < 20 - row; ++i) {
+            const glm::vec3 p((2.0f * static_cast<float>(i) - static_cast<float>(19 - row)) * h,
+                              h + 2.0f * h * static_cast<float>(row), 0.0f);
+            boxes.emplace_back(w.create_body(box(p, glm::vec3(h))), p);
+        }
+    ASSERT_EQ(boxes.size(), 210u);
+    float worst = 0.0f;
+    for (int n = 0; n < 600; ++n) {
+        w.step(kDt);
+        if (n % 30 == 29)
+            for (const auto& [id, p] : boxes) worst = std::max(worst, glm::length(w.body(id).position - p));
+    }
+    for (const auto& [id, p] : boxes) worst = std::max(worst, glm::length(w.body(id).position - p));
+    std::printf("[ pyramid  ] 210 boxes, largest displacement over 10 s: %.4f m\n", worst);
+    EXPECT_LT(worst, 0.03f);
+}
+
+struct Slide {
+    float distance;  // along the ramp, metres
+    float turn;      // angle turned, degrees
+};
+
+// A 0.5 m cube on a static ramp of 30 degrees (friction of both `mu`), released at rest, followed for `steps`.
+Slide on_ramp(float mu, int steps) {
+    World w;
+    const glm::quat tilt = glm::angleAxis(kPi / 6.0f, glm::vec3(0, 0, 1));
+    BodyDef ramp = box({0, 0, 0}, {20.0f, 0.5f, 2.0f}, 0.0f);
+    ramp.orientation = tilt;
+    ramp.friction = mu;
+    w.create_body(ramp);
+    const glm::vec3 up = tilt * glm::vec3(0, 1, 0);
+    const glm::vec3 start = up * (0.5f + 0.25f);
+    BodyDef d = box(start, glm::vec3(0.25f));
+    d.orientation = tilt;
+    d.friction = mu;
+    const BodyId id = w.create_body(d);
+    for (int n = 0; n < steps; ++n) w.step(kDt);
+    const tumble::BodyState s = w.body(id);
+    const glm::vec3 down = tilt * glm::vec3(-1, 0, 0);
+    const float angle = 2.0f * std::acos(std::min(1.0f, std::abs(glm::dot(s.orientation, tilt)))) * 180.0f / kPi;
+    return {glm::dot(s.position - start, down), angle};
+}
+
+TEST(RigidBody, AFrictionlessRampSlidesAtGSinThirtyWithoutTurning) {
+    // x(t) = g sin 30 t^2 / 2 for t = 1 s: 2.4525 m. Semi-implicit Euler in n substeps of h overshoots by
+    // a t h / 2: 1 % covers it.
+    const Slide s = on_ramp(0.0f, 60);
+    std::printf("[ ramp     ] frictionless: %.4f m in 1 s (g sin 30 / 2 = 2.4525 m), turned %.3f degrees\n", s.distance,
+                s.turn);
+    EXPECT_NEAR(s.distance, 0.5f * kG * 0.5f, 0.01f * 2.4525f);
+    EXPECT_LT(s.turn, 0.5f);
+}
+
+TEST(RigidBody, FrictionPointEightHoldsABoxOnAThirtyDegreeRamp) {
+    // tan 30 = 0.577 < 0.8: static friction holds it. Over 2 s it creeps no more than 5 mm (it settles the slop).
+    const Slide s = on_ramp(0.8f, 120);
+    std::printf("[ ramp     ] friction 0.8: moved %.5f m in 2 s, turned %.3f degrees\n", s.distance, s.turn);
+    EXPECT_LT(std::abs(s.distance), 0.005f);
+    EXPECT_LT(s.turn, 0.5f);
+}
+
+TEST(RigidBody, FixedRotationBoxesOfEqualMassMoveHalfTheDepthEach) {
+    // The seeds' response: two overlapping boxes of equal mass that do not rotate are pushed apart by half the
+    // depth each along the contact normal, and are left at rest (no slop, no gravity).
+    WorldSettings s = no_gravity();
+    s.solver.slop = 0.0f;
+    World w(s);
+    BodyDef a = box({0, 0, 0}, glm::vec3(0.5f));
+    a.fixed_rotation = true;
+    BodyDef b = box({0.9f, 0.2f, 0.1f}, glm::vec3(0.5f));
+    b.fixed_rotation = true;
+    const BodyId ia = w.create_body(a), ib = w.create_body(b);
+    const float depth = 0.1f;  // overlap along x (the least: 0.8 along y, 0.9 along z)
+    w.step(kDt);
+    const tumble::BodyState sa = w.body(ia), sb = w.body(ib);
+    EXPECT_NEAR(sa.position.x, -depth / 2, 1e-6f);
+    EXPECT_NEAR(sb.position.x, 0.9f + depth / 2, 1e-6f);
+    EXPECT_FLOAT_EQ(sa.position.y, 0.0f);
+    EXPECT_FLOAT_EQ(sb.position.y, 0.2f);
+    EXPECT_EQ(sa.orientation, glm::quat(1, 0, 0, 0));
+    EXPECT_EQ(sb.orientation, glm::quat(1, 0, 0, 0));
+    EXPECT_NEAR(glm::length(sa.velocity), 0.0f, 1e-5f);
+    EXPECT_NEAR(glm::length(sb.velocity), 0.0f, 1e-5f);
+}
+
+}  // namespace
