@@ -2,6 +2,7 @@
 // way they wake (touched, moved, neighbours moved, support removed, settings changed, disabled sleep).
 
 #include <algorithm>
+#include <cmath>
 
 #include <gtest/gtest.h>
 
@@ -47,7 +48,13 @@ TEST(Sleep, ABoxFallsAsleepAfterStayingQuietForTheSleepTime) {
     ground(w);
     const BodyId b = w.create_body(box({0, 2, 0}));
     const tumble::SleepSettings sleep = w.settings().sleep;
+    // Quiet (SleepSettings): no point farther than linear_velocity * time from the pose the quiet window began
+    // at; the window begins again at the first step that leaves that ball. Followed here in double precision.
+    const double reach = static_cast<double>(sleep.linear_velocity) * static_cast<double>(sleep.time);
+    const double half_diagonal = glm::length(glm::dvec3(w.body(b).half_extents));
     int quiet_since = -1, asleep_at = -1;
+    glm::dvec3 rest_position(0.0);
+    glm::dquat rest_orientation(1.0, 0.0, 0.0, 0.0);
     for (int n = 1; n <= 300 && asleep_at < 0; ++n) {
         w.step(kDt);
         const tumble::BodyState s = w.body(b);
@@ -55,10 +62,13 @@ TEST(Sleep, ABoxFallsAsleepAfterStayingQuietForTheSleepTime) {
             asleep_at = n;
             break;
         }
-        if (glm::length(s.velocity) < sleep.linear_velocity) {
-            if (quiet_since < 0) quiet_since = n;
-        } else {
-            quiet_since = -1;
+        const glm::dquat turn = glm::conjugate(rest_orientation) * glm::dquat(s.orientation);
+        const double angle = 2.0 * std::atan2(glm::length(glm::dvec3(turn.x, turn.y, turn.z)), std::abs(turn.w));
+        const double drift = glm::length(glm::dvec3(s.position) - rest_position) + angle * half_diagonal;
+        if (quiet_since < 0 || drift > reach) {
+            quiet_since = n;
+            rest_position = glm::dvec3(s.position);
+            rest_orientation = glm::dquat(s.orientation);
         }
     }
     ASSERT_GT(asleep_at, 0);

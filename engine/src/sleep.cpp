@@ -32,8 +32,19 @@ void World::Impl::update_sleep(float dt, const std::vector<std::uint8_t>& blocke
     for (std::uint32_t k = 0; k < n; ++k) {
         Body& b = bodies[awake[k]];
         if (!b.dynamic() || !b.awake) continue;
-        const bool quiet = sleep.enabled && b.point_speed() < sleep.linear_velocity;
-        b.quiet_time = quiet ? b.quiet_time + dt : 0.0f;
+        // Quiet while every point stays within the distance a point at the threshold speed covers in the sleep
+        // time (Jolt's sleep test, PhysicsSettings::mPointVelocitySleepThreshold over mTimeBeforeSleep): a box that
+        // trembles in place in a pile sleeps, one that creeps on at the threshold speed does not. The window, and
+        // the pose it measures from, start again at the first step that leaves the ball (quiet_time 0: no window).
+        if (!sleep.enabled) {
+            b.quiet_time = 0.0f;
+        } else if (b.quiet_time > 0.0f && b.drift() <= sleep.linear_velocity * sleep.time) {
+            b.quiet_time += dt;
+        } else {
+            b.rest_position = b.position;
+            b.rest_orientation = b.orientation;
+            b.quiet_time = dt;
+        }
     }
     if (!sleep.enabled) return;
 

@@ -59,7 +59,9 @@ struct World::Impl {
         // Sleep state. An awake body (a dynamic body not asleep, or a kinematic body with a velocity) has its proxy in
         // the `active` octree and its slot in `awake`; every other body has its proxy in `resting`.
         bool awake = false;
-        float quiet_time = 0.0f;       // seconds the speed has stayed below SleepSettings::linear_velocity
+        float quiet_time = 0.0f;       // seconds the body has stayed near its rest pose (SleepSettings); 0: none yet
+        glm::vec3 rest_position{0.0f};  // pose at the first step of the quiet window
+        glm::quat rest_orientation{1.0f, 0.0f, 0.0f, 0.0f};
         std::uint32_t island = kNone;  // the sleeping island of a sleeping dynamic body
         ProxyId proxy = kNullProxy;
         std::uint64_t sequence = 0;    // creation order: the step's sort key, independent of slot reuse
@@ -68,8 +70,13 @@ struct World::Impl {
         bool dynamic() const { return mass != 0.0f; }
         bool is_static_body() const { return mass == 0.0f && !kinematic; }
         bool sleeping() const { return island != kNone; }
-        // Speed of the body's fastest point: |v| + |w| times its half diagonal (m/s).
-        float point_speed() const { return glm::length(velocity) + glm::length(angular_velocity) * glm::length(half_extents); }
+        // How far the body's farthest point can have moved from its rest pose: the centre's displacement plus the
+        // turn's angle times the half diagonal (metres).
+        float drift() const {
+            const glm::quat turn = glm::conjugate(rest_orientation) * orientation;
+            const float angle = 2.0f * std::atan2(glm::length(glm::vec3(turn.x, turn.y, turn.z)), std::abs(turn.w));
+            return glm::length(position - rest_position) + angle * glm::length(half_extents);
+        }
         Obb obb_at(const glm::vec3& center) const { return {center, glm::mat3_cast(orientation), half_extents}; }
         Obb obb() const { return obb_at(position); }
     };

@@ -102,13 +102,16 @@ struct BodyState {
     bool is_dynamic() const { return mass != 0.0f; }
 };
 
-/// When bodies fall asleep. A dynamic body is quiet while the speed of its fastest point (|v| + |w| times its
-/// half diagonal) stays below `linear_velocity`; an island (bodies
+/// When bodies fall asleep. A dynamic body is quiet while none of its points has moved farther from where it was
+/// when it became quiet than a point moving at `linear_velocity` would in `time` (centre displacement plus turn
+/// angle times the half diagonal: 2.5 cm by default), so a box that trembles in place in a pile counts as quiet and
+/// one that creeps at the threshold speed does not; an island (bodies
 /// linked by body-body contacts, found by union-find over the step's contacts) falls asleep when all its bodies have
 /// been quiet for `time` seconds and none touches a moving kinematic body. A sleeping body keeps its contacts, costs
 /// nothing per step, and wakes (with its whole island) when an awake body touches it, when the user moves or
 /// changes it or a body or mesh next to it, or when a query with `QueryFilter::wake` reports it.
-/// Thresholds after Box2D (b2_linearSleepTolerance, b2_timeToSleep) and Jolt (PhysicsSettings::mPointVelocitySleepThreshold).
+/// Thresholds after Box2D (b2_linearSleepTolerance, b2_timeToSleep); the displacement test after Jolt
+/// (PhysicsSettings::mPointVelocitySleepThreshold, mTimeBeforeSleep).
 struct SleepSettings {
     bool enabled = true;            ///< on by default, as in game engines
     float linear_velocity = 0.05f;  ///< metres per second, > 0
