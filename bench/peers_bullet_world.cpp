@@ -1,4 +1,4 @@
-// Bullet's whole step on the whole-step family: btDiscreteDynamicsWorld (btDbvtBroadphase, sequential impulse
+// Bullet's whole step on the whole-step family (ODE's: peers_ode_world.cpp): btDiscreteDynamicsWorld (btDbvtBroadphase, sequential impulse
 // solver, default settings), the level as a btBvhTriangleMeshShape, each box a btBoxShape of mass 1 kg.
 
 #include <map>
