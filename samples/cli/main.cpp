@@ -91,20 +91,6 @@ Drawing drawing_of(const Scene& scene, const Snapshot& states, std::size_t highl
     return d;
 }
 
-bool parse_size(const std::string& text, int& w, int& h) {
-    const std::size_t x = text.find('x');
-    if (x == std::string::npos) return false;
-    try {
-        std::size_t used = 0;
-        w = std::stoi(text.substr(0, x), &used);
-        if (used != x) return false;
-        h = std::stoi(text.substr(x + 1), &used);
-        return used == text.size() - x - 1 && w >= 16 && h >= 16 && w <= 8192 && h <= 8192;
-    } catch (const std::exception&) {
-        return false;
-    }
-}
-
 int cmd_run(const std::string& path, int steps, const std::string& record, int every) {
     const Scene scene = load_scene(path);
     if (steps < 0) steps = scene.steps;
@@ -195,7 +181,7 @@ int cmd_check(const std::string& path, const std::string& golden_path, double to
 int cmd_render(const std::string& path, int step, View view, const std::string& out, bool contacts,
                const std::string& size) {
     int w = 1024, h = 768;
-    if (!parse_size(size, w, h))
+    if (!parse_picture_size(size, w, h))
         throw InvalidArgument("--size " + size + ": expected WIDTHxHEIGHT in pixels, each 16..8192, e.g. 1024x768");
     const Scene scene = load_scene(path);
     SceneRun run(scene);
