@@ -62,6 +62,76 @@ std::string shortest(float v) {
     return std::string(buffer, end);
 }
 
+void write_scene(const std::filesystem::path& path, const Scene& scene) {
+    static const Scene defaults = parse_scene(R"({"version": 1})", "defaults.json");
+    const WorldSettings& w = scene.settings;
+    const WorldSettings& d = defaults.settings;
+    std::vector<std::string> world;
+    if (w.gravity != d.gravity) world.push_back("\"gravity\": " + vec_text(w.gravity));
+    if (scene.dt != defaults.dt) world.push_back("\"dt\": " + shortest(scene.dt));
+    if (w.solver.iterations != d.solver.iterations)
+        world.push_back("\"solver_iterations\": " + std::to_string(w.solver.iterations));
+    if (w.solver.static_friction != d.solver.static_friction || w.solver.dynamic_friction != d.solver.dynamic_friction)
+        world.push_back("\"friction\": {\"static\": " + shortest(w.solver.static_friction) +
+                        ", \"dynamic\": " + shortest(w.solver.dynamic_friction) + "}");
+    if (w.broadphase_margin != d.broadphase_margin) world.push_back("\"broadphase_margin\": " + shortest(w.broadphase_margin));
+
+    std::ostringstream o;
+    o << "{\n\"version\": " << kSceneFormatVersion << ",\n";
+    if (!scene.description.empty()) o << "\"description\": " << json_string(scene.description) << ",\n";
+    if (!world.empty()) {
+        o << "\"world\": {";
+        for (std::size_t i = 0; i < world.size(); ++i) o << (i ? ", " : "") << world[i];
+        o << "},\n";
+    }
+    o << "\"run\": {\"steps\": " << scene.steps;
+    if (scene.checkpoints != std::vector<int>{scene.steps}) {
+        o << ", \"checkpoints\": [";
+        for (std::size_t i = 0; i < scene.checkpoints.size(); ++i) o << (i ? ", " : "") << scene.checkpoints[i];
+        o << "]";
+    }
+    o << "},\n";
+    if (!scene.meshes.empty()) {
+        const std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
+        o << "\"meshes\": [";
+        for (std::size_t i = 0; i < scene.meshes.size(); ++i) {
+            const SceneMesh& m = scene.meshes[i];
+            const std::string obj =
+                m.path.empty() ? m.obj : std::filesystem::relative(std::filesystem::absolute(m.path), folder).generic_string();
+            o << (i ? ",\n" : "") << "{";
+            if (!m.name.empty()) o << "\"name\": " << json_string(m.name) << ", ";
+            o << "\"obj\": " << json_string(obj);
+            if (m.translation != glm::vec3(0.0f) || m.orientation != glm::quat(1.0f, 0.0f, 0.0f, 0.0f) || m.scale != 1.0f)
+                o << ", \"transform\": {\"translation\": " << vec_text(m.translation) << ", \"orientation\": {\"quaternion\": "
+                  << quat_text(m.orientation) << "}, \"scale\": " << shortest(m.scale) << "}";
+            if (m.drop_degenerate) o << ", \"drop_degenerate\": true";
+            o << "}";
+        }
+        o << "],\n";
+    }
+    o << "\"boxes\": [\n";
+    for (std::size_t i = 0; i < scene.boxes.size(); ++i) {
+        const SceneBox& b = scene.boxes[i];
+        o << "{";
+        if (!b.name.empty()) o << "\"name\": " << json_string(b.name) << ", ";
+        o << "\"position\": " << vec_text(b.def.position) << ", \"half_extents\": " << vec_text(b.def.half_extents)
+          << ", \"orientation\": {\"quaternion\": " << quat_text(b.def.orientation) << "}";
+        if (b.def.mass == 0.0f) {
+            o << ", \"static\": true";
+        } else {
+            if (b.def.velocity != glm::vec3(0.0f)) o << ", \"velocity\": " << vec_text(b.def.velocity);
+            if (b.def.mass != 1.0f) o << ", \"mass\": " << shortest(b.def.mass);
+        }
+        o << "}" << (i + 1 < scene.boxes.size() ? ",\n" : "\n");
+    }
+    o << "]\n}\n";
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw FileError(path.string() + ": cannot create the scene file");
+    out << o.str();
+    out.flush();
+    if (!out) throw FileError(path.string() + ": writing the scene file failed");
+}
+
 std::uint64_t state_hash(const Snapshot& snapshot) {
     samples::FloatHash h;
     for (const BoxState& b : snapshot.boxes) {
