@@ -23,7 +23,7 @@ struct Readout {
 std::vector<Readout> step_stats_readouts(const World& world);
 
 /// The selected-body panel's rows: id, kind and state, position, velocity and speed, orientation (quaternion w, x,
-/// y, z and the angle of its rotation in degrees), half extents, mass, CCD, layer and mask ("all" for every
+/// y, z) and the angle of its rotation in degrees, half extents, mass, CCD, layer and mask ("all" for every
 /// layer), and the number of contacts it has. Throws InvalidArgument for an invalid id.
 std::vector<Readout> body_readouts(const World& world, BodyId id);
 
