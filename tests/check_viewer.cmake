@@ -101,6 +101,13 @@ elseif(CASE STREQUAL "level_script")
   endif()
   rect(boxes bodies_rect)
   check_image("${WORK_DIR}/level.png" --size 1280x720 --min-colours 500 --rect ${boxes} --min-saturated 0.03 --min-hues 6)
+  # The bug-report save: a scene file of the world as it was, and its picture. The viewer opens it again.
+  get(saved saved)
+  expect_eq(saved ${saved} 1)
+  check_image("${WORK_DIR}/saved.png" --size 1280x720 --min-colours 500)
+  viewer(0 saved.json --frames 1 --msaa 0)
+  get(reopened bodies_start)
+  expect_eq("bodies in the saved scene" ${reopened} ${bodies_end})
 elseif(CASE STREQUAL "demo_scenes")
   # Every demo scene of the Scene menu, opened in turn by the script; a screenshot of each.
   viewer_headless(0 --list-demos)

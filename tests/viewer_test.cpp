@@ -42,9 +42,9 @@ TEST(ViewerScript, EveryActionParses) {
         "0.5 cursor thrown\n"
         "0.5 throw\n0.5 pick\n0.5 release\n0.5 click\n0.5 delete\n0.6 toggle sleep_colours\n0.6 orbit -3 4\n"
         "0.6 pan 1 2\n0.6 zoom -1.5\n0.7 fly up 0.25\n0.7 pause\n0.7 play\n0.7 step\n0.7 reset\n0.7 frame\n"
-        "0.7 slowmo\n0.8 rate 120\n0.8 substeps 4\n0.9 scene level:oa_dm1\n1 screenshot a.png\n2 quit\n",
+        "0.7 slowmo\n0.8 rate 120\n0.8 substeps 4\n0.9 scene level:oa_dm1\n1 screenshot a.png\n1 save b\n2 quit\n",
         "t.txt", {"pyramid", "level:oa_dm1"});
-    ASSERT_EQ(s.actions.size(), 23u);
+    ASSERT_EQ(s.actions.size(), 24u);
     EXPECT_EQ(s.actions[0].verb, Verb::cursor);
     EXPECT_EQ(s.actions[0].line, 3);
     EXPECT_EQ(s.actions[0].x, 10.0f);
@@ -61,6 +61,8 @@ TEST(ViewerScript, EveryActionParses) {
     EXPECT_EQ(s.actions[19].verb, Verb::substeps);
     EXPECT_EQ(s.actions[20].text, "level:oa_dm1");
     EXPECT_EQ(s.actions[21].text, "a.png");
+    EXPECT_EQ(s.actions[22].verb, Verb::save);
+    EXPECT_EQ(s.actions[22].text, "b");
     EXPECT_EQ(s.actions.back().verb, Verb::quit);
     EXPECT_DOUBLE_EQ(s.duration(), 2.0);
 }
@@ -253,6 +255,38 @@ TEST(ViewerScenes, TheDemoListAndFiles) {
     EXPECT_THROW(open_scene(kScenes / "CMakeLists.txt"), tumble::InvalidArgument);
     EXPECT_THROW(open_scene("/no/such/level.obj"), tumble::FileError);
     EXPECT_THROW(open_scene("/no/such/scene.json"), tumble::FileError);
+}
+
+TEST(ViewerScenes, SnapshotsKeepTheStateAndTheNames) {
+    const tumble::Scene scene = tumble::load_scene(kScenes / "stack10.json");
+    tumble::WorldSettings settings = scene.settings;
+    settings.solver.iterations = 33;
+    tumble::World world(settings);
+    const tumble::SceneInstance instance = tumble::add_scene(world, scene);
+    for (int i = 0; i < 20; ++i) world.step(kDt);
+    world.destroy_body(instance.bodies[3]);
+    tumble::BodyDef thrown = box({4, 4, 0});
+    thrown.velocity = {1, 2, 3};
+    const tumble::BodyId extra = world.create_body(thrown);  // takes the freed slot
+    const tumble::Scene snap = snapshot_scene(world, scene, instance, settings, 0.01f);
+    EXPECT_EQ(snap.settings.solver.iterations, 33);
+    EXPECT_EQ(snap.dt, 0.01f);
+    ASSERT_EQ(snap.boxes.size(), world.body_count());
+    std::size_t k = 0;
+    world.for_each_body([&](tumble::BodyId id) {
+        const tumble::BodyState b = world.body(id);
+        const tumble::SceneBox& s = snap.boxes[k++];
+        EXPECT_EQ(s.def.position, b.position);
+        EXPECT_EQ(s.def.orientation, b.orientation);
+        EXPECT_EQ(s.def.velocity, b.is_dynamic() ? b.velocity : glm::vec3(0.0f));
+        EXPECT_EQ(s.def.mass, b.mass);
+        if (id == extra) {
+            EXPECT_TRUE(s.name.empty());
+        } else {
+            const auto i = std::find(instance.bodies.begin(), instance.bodies.end(), id) - instance.bodies.begin();
+            EXPECT_EQ(s.name, scene.boxes[static_cast<std::size_t>(i)].name);
+        }
+    });
 }
 
 TEST(ViewerReadouts, StatsAndBodyRowsComeFromTheWorld) {

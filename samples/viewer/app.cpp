@@ -5,10 +5,10 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <sstream>
 #include <stdexcept>
 
 #include <imgui.h>
+#include <nlohmann/json.hpp>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
@@ -25,36 +25,34 @@ Viewer* viewer_of(GLFWwindow* window) { return static_cast<Viewer*>(glfwGetWindo
 
 std::string glfw_error;  // the last GLFW error, for the message when no window can be opened
 
-std::string json_string(const std::string& s) {
-    std::string out = "\"";
-    for (const char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) continue;
-        out += c;
-    }
-    return out + "\"";
-}
-
 }  // namespace
 
 std::string RunSummary::json() const {
-    std::ostringstream o;
-    o.precision(6);
-    o << "{\"scene\":" << json_string(scene) << ",\"frames\":" << frames << ",\"steps\":" << steps
-      << ",\"bodies_start\":" << bodies_start << ",\"bodies_end\":" << bodies_end << ",\"thrown\":" << thrown
-      << ",\"deleted\":" << deleted << ",\"fell_out\":" << fell_out << ",\"picked\":" << picked
-      << ",\"dragged_m\":" << dragged_m << ",\"selected\":" << selected << ",\"toggles\":" << toggles
-      << ",\"actions\":" << actions << ",\"screenshots\":" << screenshots << ",\"scenes\":[";
-    for (std::size_t i = 0; i < scenes.size(); ++i) o << (i ? "," : "") << json_string(scenes[i]);
-    o << "],\"ms_per_step\":" << ms_per_step << ",\"ms_per_frame\":" << ms_per_frame << ",\"width\":" << width
-      << ",\"height\":" << height << ",\"view_rect\":[" << view_rect[0] << "," << view_rect[1] << "," << view_rect[2]
-      << "," << view_rect[3] << "],\"bodies_rect\":";
-    if (bodies_rect)
-        o << "[" << (*bodies_rect)[0] << "," << (*bodies_rect)[1] << "," << (*bodies_rect)[2] << "," << (*bodies_rect)[3] << "]";
-    else
-        o << "null";
-    o << "}";
-    return o.str();
+    const auto rounded = [](double v) { return std::round(v * 1e6) / 1e6; };  // no 0.28556400000000004
+    nlohmann::ordered_json j;
+    j["scene"] = scene;
+    j["frames"] = frames;
+    j["steps"] = steps;
+    j["bodies_start"] = bodies_start;
+    j["bodies_end"] = bodies_end;
+    j["thrown"] = thrown;
+    j["deleted"] = deleted;
+    j["fell_out"] = fell_out;
+    j["picked"] = picked;
+    j["dragged_m"] = rounded(dragged_m);
+    j["selected"] = selected;
+    j["toggles"] = toggles;
+    j["actions"] = actions;
+    j["screenshots"] = screenshots;
+    j["saved"] = saved;
+    j["scenes"] = scenes;
+    j["ms_per_step"] = rounded(ms_per_step);
+    j["ms_per_frame"] = rounded(ms_per_frame);
+    j["width"] = width;
+    j["height"] = height;
+    j["view_rect"] = view_rect;
+    j["bodies_rect"] = bodies_rect ? nlohmann::ordered_json(*bodies_rect) : nlohmann::ordered_json(nullptr);
+    return j.dump();
 }
 
 Viewer::Viewer(const ViewerOptions& options, std::vector<Demo> demos, Scene scene, std::string name)
@@ -142,7 +140,7 @@ void Viewer::open(Scene scene, std::string name) {
 
 void Viewer::rebuild_world() {
     world_ = std::make_unique<World>(settings_);
-    add_scene(*world_, scene_);
+    instance_ = add_scene(*world_, scene_);
     grab_.reset();
     selected_ = last_thrown_ = BodyId{};
     mouse_ = MouseMode::none;
@@ -153,14 +151,7 @@ void Viewer::rebuild_world() {
 
 void Viewer::execute(Command command) {
     switch (command) {
-        case Command::throw_box: {
-            const Ray ray = cursor_ray();
-            std::optional<glm::vec3> aim;
-            if (const auto hit = world_->raycast(ray.origin, ray.direction, 1e6f)) aim = hit->point;
-            last_thrown_ = world_->create_body(thrown_box(ray, aim, settings_.gravity, rng_));
-            ++summary_.thrown;
-            break;
-        }
+        case Command::throw_box: throw_at(cursor_); break;
         case Command::pause: run_.paused = true; break;
         case Command::play: run_.paused = false; break;
         case Command::toggle_pause: run_.paused = !run_.paused; break;
@@ -196,6 +187,24 @@ void Viewer::execute(Command command) {
             mouse_ = MouseMode::none;
             break;
     }
+}
+
+void Viewer::save_for_report() {
+    for (int n = 1;; ++n) {  // the first tumble-viewer-N with neither file present, in the working directory
+        const std::string stem = "tumble-viewer-" + std::to_string(n);
+        if (!std::filesystem::exists(stem + ".json") && !std::filesystem::exists(stem + ".png")) {
+            pending_saves_.push_back(stem);
+            return;
+        }
+    }
+}
+
+void Viewer::throw_at(const glm::vec2& pixel) {
+    const Ray ray = camera_.ray(viewport_, pixel);
+    std::optional<glm::vec3> aim;
+    if (const auto hit = world_->raycast(ray.origin, ray.direction, 1e6f)) aim = hit->point;
+    last_thrown_ = world_->create_body(thrown_box(ray, aim, settings_.gravity, rng_));
+    ++summary_.thrown;
 }
 
 void Viewer::toggle(const std::string& name) {
@@ -280,6 +289,7 @@ void Viewer::key_pressed(int key, int mods) {
         case GLFW_KEY_V: toggle("wireframe"); break;
         case GLFW_KEY_L: toggle("labels"); break;
         case GLFW_KEY_G: toggle("grid"); break;
+        case GLFW_KEY_F12: save_for_report(); break;
         case GLFW_KEY_H:
         case GLFW_KEY_F1: show_help_ = !show_help_; break;
         case GLFW_KEY_Q:
@@ -348,6 +358,7 @@ void Viewer::run_action(const Action& a) {
         case Verb::substeps: run_.substeps = static_cast<int>(a.x); break;
         case Verb::scene: open(find_demo(demos_, a.text)->build(), a.text); break;
         case Verb::screenshot: pending_screenshots_.push_back(a.text); break;
+        case Verb::save: pending_saves_.push_back(a.text); break;
         case Verb::quit: quit_ = true; break;
     }
 }
@@ -456,6 +467,19 @@ void Viewer::write_screenshot(const std::filesystem::path& file) {
     ++summary_.screenshots;
 }
 
+void Viewer::save(const std::filesystem::path& stem) {
+    std::filesystem::path scene_file = stem, picture = stem;
+    scene_file += ".json";
+    picture += ".png";
+    const float dt = 1.0f / (run_.rate_hz * static_cast<float>(run_.substeps));
+    Scene snapshot = snapshot_scene(*world_, scene_, instance_, settings_, dt);
+    snapshot.description = "saved by tumble-viewer from " + scene_name_ + " after " + std::to_string(summary_.steps) + " steps";
+    cli::write_scene(scene_file, snapshot);
+    write_screenshot(picture);
+    ++summary_.saved;
+    std::cerr << "tumble-viewer: saved " << scene_file.string() << " and " << picture.string() << "\n";
+}
+
 void Viewer::update_title() {
     char title[256];
     std::snprintf(title, sizeof title, "tumble-viewer - %s - %.2f ms/step", scene_name_.c_str(), last_step_ms_);
@@ -491,6 +515,8 @@ RunSummary Viewer::run() {
 
         for (const std::filesystem::path& file : pending_screenshots_) write_screenshot(file);
         pending_screenshots_.clear();
+        for (const std::filesystem::path& stem : pending_saves_) save(stem);
+        pending_saves_.clear();
         const bool last = quit_ || (options_.frames > 0 && frame + 1 >= options_.frames) || glfwWindowShouldClose(window_);
         if (last) {
             summary_.bodies_rect = bodies_rect();

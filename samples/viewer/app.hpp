@@ -19,6 +19,7 @@
 #include "drop_scene.hpp"
 #include "interaction.hpp"
 #include "renderer.hpp"
+#include "scene_tools.hpp"
 #include "script.hpp"
 
 struct GLFWwindow;
@@ -42,7 +43,7 @@ struct RunSummary {
     int frames = 0;
     long steps = 0;            ///< simulated steps (each of `substeps` World::step calls)
     std::size_t bodies_start = 0, bodies_end = 0;
-    int thrown = 0, deleted = 0, fell_out = 0, toggles = 0, actions = 0, screenshots = 0;
+    int thrown = 0, deleted = 0, fell_out = 0, toggles = 0, actions = 0, screenshots = 0, saved = 0;
     long picked = -1;          ///< slot index of the last body grabbed, -1 for none
     double dragged_m = 0.0;    ///< farthest a grabbed body's centre was pulled from where it was picked
     long selected = -1;        ///< slot index of the selected body at exit, -1 for none
@@ -83,6 +84,8 @@ private:
     void open(Scene scene, std::string name);
     void rebuild_world();
     void execute(Command command);
+    void throw_at(const glm::vec2& pixel);
+    void save_for_report();
     void toggle(const std::string& name);
     void run_action(const Action& action);
     void simulate(double frame_seconds);
@@ -99,6 +102,7 @@ private:
     void draw_selection_panel();
     void draw_labels();
     void write_screenshot(const std::filesystem::path& file);
+    void save(const std::filesystem::path& stem);
     void update_title();
     std::optional<std::array<int, 4>> bodies_rect() const;
     Ray cursor_ray() const { return camera_.ray(viewport_, cursor_); }
@@ -113,6 +117,7 @@ private:
     std::string scene_name_;
     WorldSettings settings_;  // what the world panel edits; kept across resets
     std::unique_ptr<World> world_;
+    SceneInstance instance_;  // which bodies came from the scene (their names, for saving)
     float kill_height_ = -1e30f;  // dynamic bodies below this have fallen out of the scene and are removed
 
     RunSettings run_;
@@ -134,7 +139,8 @@ private:
 
     bool fixed_clock_ = false;
     bool quit_ = false;
-    std::vector<std::filesystem::path> pending_screenshots_;
+    std::vector<std::filesystem::path> pending_screenshots_;  // written after this frame is drawn
+    std::vector<std::filesystem::path> pending_saves_;        // scene file and screenshot, after this frame
     std::size_t next_action_ = 0;
     double clock_ = 0.0;
     std::vector<float> step_ms_;  // ring buffer of step times, ms

@@ -127,6 +127,30 @@ Scene domino_scene(int count) {
     return scene;
 }
 
+Scene snapshot_scene(const World& world, const Scene& original, const SceneInstance& instance,
+                     const WorldSettings& settings, float dt) {
+    Scene scene;
+    scene.file = original.file;
+    scene.description = original.description;
+    scene.settings = settings;
+    scene.dt = dt;
+    scene.meshes = original.meshes;
+    world.for_each_body([&](BodyId id) {
+        const BodyState b = world.body(id);
+        if (b.kinematic || b.sensor) return;
+        SceneBox box;
+        const auto from = std::find(instance.bodies.begin(), instance.bodies.end(), id);
+        if (from != instance.bodies.end()) box.name = original.boxes[static_cast<std::size_t>(from - instance.bodies.begin())].name;
+        box.def.position = b.position;
+        box.def.orientation = b.orientation;
+        box.def.half_extents = b.half_extents;
+        box.def.mass = b.mass;
+        if (b.is_dynamic()) box.def.velocity = b.velocity;
+        scene.boxes.push_back(std::move(box));
+    });
+    return scene;
+}
+
 Aabb scene_bounds(const Scene& scene) {
     Aabb box = Aabb::empty();
     for (const SceneBox& b : scene.boxes)

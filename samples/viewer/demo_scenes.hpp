@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// What the viewer can open: scene files (tumble::load_scene, docs/scenes.md), OBJ levels with boxes dropped into
+/// What the viewer can open and save: scene files (tumble::load_scene, docs/scenes.md), OBJ levels with boxes dropped into
 /// them as tumble-drop does, and the built-in demo list of the Scene menu. Everything becomes a tumble::Scene, so
 /// one code path (tumble::add_scene) builds every world and "reset" rebuilds it from the same description.
 
@@ -45,6 +45,13 @@ Scene pyramid_scene(int rows = 20);
 /// pushed along the run at 3 m/s. Tumble's solver does not rotate bodies yet, so today they slide and shove each
 /// other rather than topple.
 Scene domino_scene(int count = 40);
+
+/// The world as it is now, as a scene: every body that the scene format can hold (not kinematic bodies or
+/// sensors) at its current position, orientation and velocity, named as in `original` when `instance` says it came
+/// from there; `original`'s meshes, settings replaced by `settings` and its step by `dt` seconds. For saving with
+/// cli::write_scene, so that what the viewer shows can be replayed (tumble run, tumble-viewer FILE).
+Scene snapshot_scene(const World& world, const Scene& original, const SceneInstance& instance,
+                     const WorldSettings& settings, float dt);
 
 /// The bounds of everything in a scene as written (boxes and meshes, world frame); an empty scene gives a 2 m cube
 /// at the origin.

@@ -19,7 +19,7 @@ constexpr ImGuiWindowFlags kColumn = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_
 
 void readout_table(const char* id, const std::vector<Readout>& rows) {
     if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_SizingStretchProp)) return;
-    ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, 105.0f);
+    ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, 100.0f);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
     for (const Readout& r : rows) {
         ImGui::TableNextRow();
@@ -53,6 +53,8 @@ void Viewer::draw_panels() {
             }
             ImGui::Separator();
             if (ImGui::MenuItem("Reset", "R")) execute(Command::reset);
+            if (ImGui::MenuItem("Save scene and screenshot", "F12")) save_for_report();
+            tooltip("Writes tumble-viewer-N.json (the world as it is now) and tumble-viewer-N.png here, for a bug report");
             if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
             ImGui::EndMenu();
         }
@@ -99,6 +101,7 @@ void Viewer::draw_panels() {
                 {"P / N / M / R", "play-pause / single step / slow motion / reset"},
                 {"C B O Z V G L", "contacts, AABBs, octree, sleep colours, wireframe, grid, labels"},
                 {"Tab", "panels"},                {"Esc", "drop and deselect"},
+                {"F12", "save the scene and a screenshot (bug reports)"},
             };
             if (ImGui::BeginTable("controls", 2)) {
                 for (const auto& r : rows) {
@@ -122,8 +125,10 @@ void Viewer::draw_run_panel() {
     if (ImGui::Button("Step (N)", ImVec2(80, 0))) execute(Command::step);
     ImGui::SameLine();
     if (ImGui::Button("Reset (R)", ImVec2(-1, 0))) execute(Command::reset);
-    if (ImGui::Button("Throw a box (Space)", ImVec2(-1, 0))) execute(Command::throw_box);
-    tooltip("Thrown from the camera at the point under the cursor");
+    if (ImGui::Button("Throw a box (Space)", ImVec2(-1, 0)))
+        throw_at({0.5f * static_cast<float>(viewport_.left + viewport_.width - viewport_.right),
+                  0.5f * static_cast<float>(viewport_.top + viewport_.height)});
+    tooltip("From the camera at the middle of the view; Space throws at the cursor");
     bool slow = run_.speed < 1.0f;
     if (ImGui::Checkbox("slow motion (M)", &slow)) execute(Command::slow_motion);
     ImGui::SetNextItemWidth(-110);
@@ -181,6 +186,8 @@ void Viewer::draw_debug_panel() {
     box("mesh wireframe (V)", e.meshes, "wireframe");
     box("ground grid (G)", draw_.grid, "grid");
     box("labels: depth, sleep (L)", labels_, "labels");
+    ImGui::Spacing();
+    ImGui::TextDisabled("H: mouse and keyboard controls");
 }
 
 // Stats: today's StepStats through step_stats_readouts, and the step times the viewer measures around

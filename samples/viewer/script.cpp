@@ -29,7 +29,8 @@ constexpr VerbInfo kVerbs[] = {
     {"reset", Verb::reset, 0, false},      {"frame", Verb::frame, 0, false},
     {"slowmo", Verb::slowmo, 0, false},    {"rate", Verb::rate, 1, false},
     {"substeps", Verb::substeps, 1, false}, {"scene", Verb::scene, 0, true},
-    {"screenshot", Verb::screenshot, 0, true}, {"quit", Verb::quit, 0, false},
+    {"screenshot", Verb::screenshot, 0, true}, {"save", Verb::save, 0, true},
+    {"quit", Verb::quit, 0, false},
 };
 
 const std::vector<std::string> kDirections = {"forward", "back", "left", "right", "up", "down"};
@@ -108,7 +109,7 @@ Script parse_script(std::string_view text, const std::filesystem::path& origin, 
             if (info == std::end(kVerbs))
                 fail("unknown action '" + name +
                      "'; expected cursor, throw, pick, release, click, delete, toggle, orbit, pan, zoom, fly, pause, "
-                     "play, step, reset, frame, slowmo, rate, substeps, scene, screenshot or quit");
+                     "play, step, reset, frame, slowmo, rate, substeps, scene, screenshot, save or quit");
             a.verb = info->verb;
             const std::size_t expected = static_cast<std::size_t>(info->numbers) + (info->text ? 1u : 0u);
             if (args.size() != expected)

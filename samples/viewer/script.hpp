@@ -25,6 +25,7 @@
 ///     rate HZ | substeps N         steps per simulated second (1..1000), World::step calls per step (1..64)
 ///     scene NAME                   open a demo scene by its menu name
 ///     screenshot FILE              write the current frame as a PNG file
+///     save STEM                    write the world as scene file STEM.json and the frame as STEM.png (F12)
 ///     quit                         leave after this frame
 
 #include <filesystem>
@@ -37,7 +38,7 @@ namespace tumble::viewer {
 /// What a script line does (see the file comment).
 enum class Verb {
     cursor, cursor_thrown, throw_box, pick, release, click, delete_selected, toggle, orbit, pan, zoom, fly, pause,
-    play, step, reset, frame, slowmo, rate, substeps, scene, screenshot, quit
+    play, step, reset, frame, slowmo, rate, substeps, scene, screenshot, save, quit
 };
 
 /// One timed action.
