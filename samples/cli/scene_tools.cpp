@@ -47,6 +47,15 @@ std::string csv_field(const std::string& s) {
     return out + "\"";
 }
 
+// Writes `text` to `path`; `what` names the kind of file in the FileError thrown when that fails.
+void write_text_file(const std::filesystem::path& path, const std::string& text, const char* what) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw FileError(path.string() + ": cannot create the " + what);
+    out << text;
+    out.flush();
+    if (!out) throw FileError(path.string() + ": writing the " + what + " failed");
+}
+
 std::string general(double v) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.3g", v);
@@ -125,11 +134,7 @@ void write_scene(const std::filesystem::path& path, const Scene& scene) {
         o << "}" << (i + 1 < scene.boxes.size() ? ",\n" : "\n");
     }
     o << "]\n}\n";
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw FileError(path.string() + ": cannot create the scene file");
-    out << o.str();
-    out.flush();
-    if (!out) throw FileError(path.string() + ": writing the scene file failed");
+    write_text_file(path, o.str(), "scene file");
 }
 
 std::uint64_t state_hash(const Snapshot& snapshot) {
@@ -264,11 +269,7 @@ void write_golden(const std::filesystem::path& path, const Golden& g) {
         o << "]}" << (c + 1 < g.checkpoints.size() ? ",\n" : "\n");
     }
     o << "]\n}\n";
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw FileError(path.string() + ": cannot create the golden file");
-    out << o.str();
-    out.flush();
-    if (!out) throw FileError(path.string() + ": writing the golden file failed");
+    write_text_file(path, o.str(), "golden file");
 }
 
 Golden read_golden(const std::filesystem::path& path) {
