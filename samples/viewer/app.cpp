@@ -31,6 +31,7 @@ std::string RunSummary::json() const {
     const auto rounded = [](double v) { return std::round(v * 1e6) / 1e6; };  // no 0.28556400000000004
     nlohmann::ordered_json j;
     j["scene"] = scene;
+    j["renderer"] = renderer;
     j["frames"] = frames;
     j["steps"] = steps;
     j["bodies_start"] = bodies_start;
@@ -99,6 +100,11 @@ Viewer::Viewer(const ViewerOptions& options, std::vector<Demo> demos, Scene scen
     imgui_ready_ = true;
     draw_.engine.contacts = false;  // a level keeps hundreds of contacts: shown on demand (C)
 
+    const auto gl_text = [](GLenum which) {
+        const GLubyte* text = glGetString(which);
+        return text ? std::string(reinterpret_cast<const char*>(text)) : std::string("?");
+    };
+    summary_.renderer = gl_text(GL_RENDERER) + ", OpenGL " + gl_text(GL_VERSION);
     renderer_ = std::make_unique<Renderer>();
     update_viewport();
     open(std::move(scene), std::move(name));

@@ -40,6 +40,7 @@ struct ViewerOptions {
 /// What a run did, printed as one JSON line on stdout at exit (docs/viewer.md lists the keys).
 struct RunSummary {
     std::string scene;
+    std::string renderer;      ///< the OpenGL renderer and version (GL_RENDERER, GL_VERSION)
     int frames = 0;
     long steps = 0;            ///< simulated steps (each of `substeps` World::step calls)
     std::size_t bodies_start = 0, bodies_end = 0;
@@ -53,6 +54,7 @@ struct RunSummary {
     int width = 0, height = 0;
     std::array<int, 4> view_rect{};  ///< pixels x0, y0, x1, y1 of the 3D view that no panel covers, at exit
     std::optional<std::array<int, 4>> bodies_rect;  ///< pixels x0, y0, x1, y1 of the dynamic bodies in the last frame
+    /// One JSON object, keys in the order above.
     std::string json() const;
 };
 

@@ -49,7 +49,7 @@ std::vector<Readout> body_readouts(const World& world, BodyId id) {
         {"position m", vec(b.position)},
         {"velocity m/s", vec(b.velocity)},
         {"speed m/s", format("%.3f", static_cast<double>(glm::length(b.velocity)))},
-        {"orientation", format("%.3f %.3f %.3f %.3f", static_cast<double>(b.orientation.w),
+        {"orientation", format("%.2f %.2f %.2f %.2f", static_cast<double>(b.orientation.w),
                                static_cast<double>(b.orientation.x), static_cast<double>(b.orientation.y),
                                static_cast<double>(b.orientation.z))},
         {"rotation deg", format("%.1f", angle)},

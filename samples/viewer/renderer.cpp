@@ -77,18 +77,23 @@ void main() {
     gl_Position = shown ? u_mvp * vec4(a_position, 1.0) : vec4(0.0, 0.0, 2.0, 1.0);
 })";
 
+// Throws with the driver's log unless `object` (a shader or a program) reports success for `status`.
+void require(GLuint object, GLenum status, void (*get)(GLuint, GLenum, GLint*),
+             void (*get_log)(GLuint, GLsizei, GLsizei*, GLchar*), void (*destroy)(GLuint), const char* what) {
+    GLint ok = 0;
+    get(object, status, &ok);
+    if (ok) return;
+    char log[2048] = {};
+    get_log(object, sizeof log, nullptr, log);
+    destroy(object);
+    throw std::runtime_error(std::string("tumble-viewer: ") + what + ": " + log);
+}
+
 GLuint compile(GLenum type, const char* source) {
     const GLuint shader = glCreateShader(type);
     glShaderSource(shader, 1, &source, nullptr);
     glCompileShader(shader);
-    GLint ok = 0;
-    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[2048] = {};
-        glGetShaderInfoLog(shader, sizeof log, nullptr, log);
-        glDeleteShader(shader);
-        throw std::runtime_error(std::string("tumble-viewer: a shader does not compile: ") + log);
-    }
+    require(shader, GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog, glDeleteShader, "a shader does not compile");
     return shader;
 }
 
@@ -100,14 +105,7 @@ GLuint program(const char* vertex, const char* fragment) {
     glLinkProgram(p);
     glDeleteShader(v);
     glDeleteShader(f);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[2048] = {};
-        glGetProgramInfoLog(p, sizeof log, nullptr, log);
-        glDeleteProgram(p);
-        throw std::runtime_error(std::string("tumble-viewer: a shader program does not link: ") + log);
-    }
+    require(p, GL_LINK_STATUS, glGetProgramiv, glGetProgramInfoLog, glDeleteProgram, "a shader program does not link");
     return p;
 }
 
