@@ -80,7 +80,11 @@ Viewer::Viewer(const ViewerOptions& options, std::vector<Demo> demos, Scene scen
         if (action == GLFW_PRESS || action == GLFW_RELEASE) viewer_of(w)->mouse_button(button, action == GLFW_PRESS, mods);
     });
     glfwSetCursorPosCallback(window_, [](GLFWwindow* w, double x, double y) {
-        viewer_of(w)->cursor_moved({static_cast<float>(x), static_cast<float>(y)});
+        // GLFW gives window coordinates; the camera works in framebuffer pixels (they differ on HiDPI screens).
+        int ww = 1, wh = 1, fw = 1, fh = 1;
+        glfwGetWindowSize(w, &ww, &wh);
+        glfwGetFramebufferSize(w, &fw, &fh);
+        viewer_of(w)->cursor_moved({static_cast<float>(x * fw / std::max(ww, 1)), static_cast<float>(y * fh / std::max(wh, 1))});
     });
     glfwSetScrollCallback(window_, [](GLFWwindow* w, double, double dy) {
         if (!ImGui::GetIO().WantCaptureMouse) viewer_of(w)->scrolled(static_cast<float>(dy));
@@ -177,8 +181,9 @@ void Viewer::execute(Command command) {
         }
         case Command::delete_body: {
             BodyId victim = selected_;
+            const Ray ray = cursor_ray();
             if (!world_->is_valid(victim))
-                if (const auto hit = world_->raycast(cursor_ray().origin, cursor_ray().direction, 1e6f)) victim = hit->body;
+                if (const auto hit = world_->raycast(ray.origin, ray.direction, 1e6f)) victim = hit->body;
             if (!victim.is_null() && world_->is_valid(victim)) {
                 if (grab_ && grab_->body == victim) grab_.reset();
                 world_->destroy_body(victim);

@@ -73,7 +73,8 @@ public:
     /// opens fails to load.
     RunSummary run();
 
-    // Input, from GLFW's callbacks or the script. Pixels: x right, y down from the window's top-left corner.
+    // Input, from GLFW's callbacks or the script. Pixels are framebuffer pixels: x right, y down from the top-left
+    // corner (on a HiDPI screen the callbacks scale window coordinates to them).
     void mouse_button(int button, bool pressed, int mods);
     void cursor_moved(const glm::vec2& pixel);
     void scrolled(float clicks);
