@@ -59,7 +59,7 @@ macro(check_image)
 endmacro()
 
 if(CASE STREQUAL "pyramid_screenshot")
-  # The issue's command: 120 frames of the 55-cube pyramid, the last one written.
+  # 120 frames of the 55-cube pyramid with the default settings, the last one written.
   viewer(0 "${scenes}/pyramid55.json" --frames 120 --screenshot out.png)
   get(frames frames)
   get(bodies bodies_end)
@@ -71,7 +71,7 @@ if(CASE STREQUAL "pyramid_screenshot")
   rect(boxes bodies_rect)
   rect(view view_rect)
   # The 55 cubes' colours fill their part of the picture in many hues, and the rest of the view has none.
-  check_image("${WORK_DIR}/out.png" --size 1280x720 --min-colours 250 --rect ${boxes} --min-saturated 0.3
+  check_image("${WORK_DIR}/out.png" --size 1280x720 --min-colours 300 --rect ${boxes} --min-saturated 0.3
               --min-hues 6 --outside ${view} --max-saturated 0.01)
 elseif(CASE STREQUAL "level_script")
   set(script "${SOURCE_DIR}/samples/viewer/scripts/throw_pick_drag.txt")
@@ -135,13 +135,14 @@ elseif(CASE STREQUAL "demo_scenes")
   string(JSON opened LENGTH "${summary}" scenes)
   math(EXPR expected_opened "${count} + 1")
   expect_eq("scenes opened" ${opened} ${expected_opened})
+  rect(view view_rect)
   set(i 0)
   foreach(name IN LISTS names)
     math(EXPR k "${i} + 1")
     get(opened_name scenes ${k})
     expect_eq("scene ${k}" "${opened_name}" "${name}")
-    # Not blank, and boxes in sight.
-    check_image("${WORK_DIR}/demo${i}.png" --size 1280x720 --min-colours 100 --rect 0 0 1280 720 --min-saturated 0.0005 --min-hues 1)
+    # Not blank, and box colours in the 3D view (the panels' blue is outside it).
+    check_image("${WORK_DIR}/demo${i}.png" --size 1280x720 --min-colours 100 --rect ${view} --min-saturated 0.001)
     math(EXPR i "${i} + 1")
   endforeach()
 elseif(CASE STREQUAL "bad_input")

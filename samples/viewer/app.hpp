@@ -39,11 +39,13 @@ struct ViewerOptions {
 
 /// What a run did, printed as one JSON line on stdout at exit (docs/viewer.md lists the keys).
 struct RunSummary {
-    std::string scene;
+    std::string scene;         ///< the name of the scene open at exit
     std::string renderer;      ///< the OpenGL renderer and version (GL_RENDERER, GL_VERSION)
-    int frames = 0;
+    int frames = 0;            ///< frames drawn
     long steps = 0;            ///< simulated steps (each of `substeps` World::step calls)
-    std::size_t bodies_start = 0, bodies_end = 0;
+    std::size_t bodies_start = 0, bodies_end = 0;  ///< live bodies after the first scene opened, and at exit
+    /// Boxes thrown, bodies deleted by the user, bodies removed after falling out of the scene, debug-view and
+    /// panel toggles, script actions run, screenshots written (a save writes one too), saves.
     int thrown = 0, deleted = 0, fell_out = 0, toggles = 0, actions = 0, screenshots = 0, saved = 0;
     long picked = -1;          ///< slot index of the last body grabbed, -1 for none
     double dragged_m = 0.0;    ///< farthest a grabbed body's centre was pulled from where it was picked
@@ -51,7 +53,7 @@ struct RunSummary {
     std::vector<std::string> scenes;  ///< every scene opened, in order
     double ms_per_step = 0.0;  ///< mean wall time of one step (all its substeps)
     double ms_per_frame = 0.0; ///< mean wall time of a frame after the first 10
-    int width = 0, height = 0;
+    int width = 0, height = 0;       ///< framebuffer size at exit, pixels
     std::array<int, 4> view_rect{};  ///< pixels x0, y0, x1, y1 of the 3D view that no panel covers, at exit
     std::optional<std::array<int, 4>> bodies_rect;  ///< pixels x0, y0, x1, y1 of the dynamic bodies in the last frame
     /// One JSON object, keys in the order above.

@@ -4,7 +4,9 @@
 /// (World::debug_draw calling tumble::DebugDraw): bodies arrive through DebugDraw::body and are drawn as lit, filled
 /// boxes with dark edges, everything else (contacts and normals, proxies, octree cells, mesh wireframes, points) as
 /// lines. The static level is drawn as `tumble render` draws it: front faces flat shaded, feature edges
-/// (cli::feature_edges) on top, with the same light and colours (cli::look). A ground grid lies under the scene.
+/// (cli::feature_edges) on top, with the same light and colours (cli::look), on a dark background instead of its
+/// white page so that the engine's white contact lines show. A ground grid lies under the scene. Lines the engine
+/// draws are drawn again, faintly, where shapes hide them.
 ///
 /// World frame, metres; colours are linear RGB in [0, 1] written to the framebuffer as they are.
 
