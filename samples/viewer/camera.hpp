@@ -43,10 +43,10 @@ struct ScreenPoint {
 /// angle of the eye above the target's horizontal plane (positive: looking down), kept within +-89 degrees.
 class OrbitCamera {
 public:
-    glm::vec3 target{0.0f};
-    float yaw = 0.7853982f;
-    float pitch = 0.6154797f;
-    float distance = 10.0f;     ///< metres, > 0
+    glm::vec3 target{0.0f};     ///< the point looked at and orbited around (world, metres)
+    float yaw = 0.7853982f;     ///< radians about +Y
+    float pitch = 0.6154797f;   ///< radians of the eye above the target's horizontal plane
+    float distance = 10.0f;     ///< metres from the eye to the target, > 0
     float fov_y = 0.8726646f;   ///< vertical field of view, radians (50 degrees)
 
     /// The eye position (world).
