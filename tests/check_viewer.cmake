@@ -7,9 +7,18 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 set(scenes "${SOURCE_DIR}/samples/scenes")
 
 # Runs the viewer under a virtual 1280x720 screen; `out` is its stdout, `err` its stderr, `summary` its JSON line.
+# xvfb-run -a takes the first free display number; two runs starting at once (another build's tests) can pick the
+# same one, and the second X server then fails to start: that is retried, not counted against the viewer.
 macro(viewer expected_rc)
-  execute_process(COMMAND "${XVFB_RUN}" -a -s "-screen 0 1280x720x24" "${VIEWER}" ${ARGN}
-                  WORKING_DIRECTORY "${WORK_DIR}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  foreach(attempt 1 2 3)
+    execute_process(COMMAND "${XVFB_RUN}" -a -s "-screen 0 1280x720x24" "${VIEWER}" ${ARGN}
+                    WORKING_DIRECTORY "${WORK_DIR}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT err MATCHES "Xvfb failed to start")
+      break()
+    endif()
+    message(STATUS "Xvfb did not start (attempt ${attempt}): ${err}")
+    execute_process(COMMAND "${CMAKE_COMMAND}" -E sleep 1)
+  endforeach()
   if(NOT rc EQUAL ${expected_rc})
     message(FATAL_ERROR "tumble-viewer ${ARGN} exited with ${rc}, expected ${expected_rc}:\n${out}\n${err}")
   endif()
