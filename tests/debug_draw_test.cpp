@@ -154,6 +154,36 @@ TEST(DebugDraw, WorldShowsBodiesByKindContactsProxiesCellsAndSleep) {
     (void)ground;
 }
 
+// Overrides `body` as well: bodies arrive there with their ids, proxies and cells still through `box`.
+struct BodyRecorder : Recorder {
+    std::vector<std::pair<BodyId, tumble::Obb>> bodies;
+    void body(BodyId id, const tumble::Obb& o, const glm::vec3&) override { bodies.push_back({id, o}); }
+};
+
+TEST(DebugDraw, BodiesComeWithTheirIds) {
+    World w;
+    const BodyId ground = w.create_body(box({0, -0.5f, 0}, {5, 0.5f, 5}, 0.0f));
+    const BodyId a = w.create_body(box({-1, 2, 0}));
+    const BodyId b = w.create_body(box({1, 2, 0}));
+    w.destroy_body(a);
+    const BodyId c = w.create_body(box({3, 2, 0}));  // reuses a's slot with a new generation
+    w.step(kDt);
+    tumble::DebugDrawOptions o;
+    o.proxies = true;
+    BodyRecorder r;
+    w.debug_draw(r, o);
+    ASSERT_EQ(r.bodies.size(), 3u);
+    for (const auto& [id, obb] : r.bodies) {
+        EXPECT_TRUE(w.is_valid(id));
+        EXPECT_EQ(obb.center, w.obb(id).center);
+    }
+    EXPECT_TRUE(std::any_of(r.bodies.begin(), r.bodies.end(), [&](const auto& e) { return e.first == c; }));
+    EXPECT_TRUE(std::any_of(r.bodies.begin(), r.bodies.end(), [&](const auto& e) { return e.first == ground; }));
+    EXPECT_TRUE(std::any_of(r.bodies.begin(), r.bodies.end(), [&](const auto& e) { return e.first == b; }));
+    EXPECT_EQ(r.boxes.size(), r.boxes_of(DebugColors::proxy));  // only proxies reach `box`
+    EXPECT_EQ(r.boxes.size(), 3u);
+}
+
 TEST(DebugDraw, MeshesAndDepthLabels) {
     World w;
     w.add_mesh(box_mesh({-1, -1, -1}, {1, 0, 1}));

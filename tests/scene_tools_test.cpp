@@ -186,6 +186,73 @@ TEST(Golden, BadFilesAreRejectedWithWhatIsWrong) {
     EXPECT_NE(error_of(bad).find("extra: unknown key"), std::string::npos);
 }
 
+TEST(WriteScene, ReadsBackToTheSameSceneBitForBit) {
+    Scene scene = load_scene(kScenes / "drop_on_tilted.json");
+    scene.description = "written \"back\"";
+    scene.settings.gravity = {0.5f, -9.7f, 0.1f};
+    scene.settings.solver.iterations = 17;
+    scene.settings.solver.substeps = 5;
+    scene.settings.solver.restitution_threshold = 0.5f;
+    scene.settings.solver.slop = 1e-3f;
+    scene.settings.broadphase_margin = 0.05f;
+    scene.dt = 1.0f / 120.0f;
+    scene.steps = 90;
+    scene.checkpoints = {30, 90};
+    scene.boxes[1].def.velocity = {0.1f, -2.0f / 3.0f, 1e-7f};
+    scene.boxes[1].def.mass = 2.5f;
+    scene.boxes[1].def.angular_velocity = {0.25f, -1.0f, 3.0f};
+    scene.boxes[1].def.friction = 0.3f;
+    scene.boxes[1].def.restitution = 0.75f;
+    scene.boxes[2].def.fixed_rotation = true;
+    SceneMesh level;
+    level.name = "level";
+    level.path = fs::path(TUMBLE_SOURCE_DIR) / "samples/data/oa_dm1.obj";
+    level.translation = {1.0f, -2.0f, 0.25f};
+    level.scale = 0.5f;
+    level.material = {0.25f, 0.5f};
+    scene.meshes.push_back(level);
+    write_scene(scratch("written.json"), scene);
+    const Scene back = load_scene(scratch("written.json"));
+    EXPECT_EQ(back.description, scene.description);
+    EXPECT_EQ(back.settings.gravity, scene.settings.gravity);
+    EXPECT_EQ(back.settings.solver.iterations, 17);
+    EXPECT_EQ(back.settings.solver.substeps, 5);
+    EXPECT_EQ(back.settings.solver.restitution_threshold, 0.5f);
+    EXPECT_EQ(back.settings.solver.slop, 1e-3f);
+    EXPECT_EQ(back.settings.broadphase_margin, 0.05f);
+    EXPECT_EQ(back.dt, scene.dt);
+    EXPECT_EQ(back.steps, 90);
+    EXPECT_EQ(back.checkpoints, scene.checkpoints);
+    ASSERT_EQ(back.boxes.size(), scene.boxes.size());
+    for (std::size_t i = 0; i < scene.boxes.size(); ++i) {
+        const BodyDef &a = scene.boxes[i].def, &b = back.boxes[i].def;
+        EXPECT_EQ(back.boxes[i].name, scene.boxes[i].name);
+        EXPECT_EQ(a.position, b.position);
+        EXPECT_EQ(a.half_extents, b.half_extents);
+        EXPECT_EQ(a.orientation, b.orientation);
+        EXPECT_EQ(a.velocity, b.velocity);
+        EXPECT_EQ(a.mass, b.mass);
+        EXPECT_EQ(a.fixed_rotation, b.fixed_rotation);
+        EXPECT_EQ(a.fixed_rotation ? glm::vec3(0.0f) : a.angular_velocity, b.angular_velocity);
+        EXPECT_EQ(a.friction, b.friction);
+        EXPECT_EQ(a.restitution, b.restitution);
+    }
+    ASSERT_EQ(back.meshes.size(), 1u);
+    EXPECT_EQ(back.meshes[0].translation, level.translation);
+    EXPECT_EQ(back.meshes[0].scale, 0.5f);
+    EXPECT_EQ(back.meshes[0].material.friction, 0.25f);
+    EXPECT_EQ(back.meshes[0].material.restitution, 0.5f);
+    EXPECT_EQ(back.meshes[0].mesh.triangle_count(), 7333u);
+    EXPECT_TRUE(fs::equivalent(back.meshes[0].path, level.path));
+    // A scene as the format's defaults leaves it has no world key at all.
+    const Scene plain = parse_scene(R"({"version": 2, "boxes": [{"position": [0, 1, 0], "half_extents": [1, 1, 1]}]})", "p.json");
+    write_scene(scratch("plain.json"), plain);
+    std::ifstream in(scratch("plain.json"));
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text.find("world"), std::string::npos) << text;
+    EXPECT_THROW(write_scene(scratch("no/such/dir/x.json"), plain), FileError);
+}
+
 TEST(Distance, HandWorkedValues) {
     BoxState a, b;
     b.position = {3.0f, 4.0f, 0.0f};

@@ -17,6 +17,8 @@ void DebugDraw::box(const Obb& b, const glm::vec3& color) {
             if (!(k & bit)) line(c[static_cast<std::size_t>(k)], c[static_cast<std::size_t>(k | bit)], color);
 }
 
+void DebugDraw::body(BodyId, const Obb& b, const glm::vec3& color) { box(b, color); }
+
 void DebugDraw::point(const glm::vec3& p, float size, const glm::vec3& color) {
     const float h = 0.5f * size;
     line(p - glm::vec3(h, 0, 0), p + glm::vec3(h, 0, 0), color);
@@ -85,7 +87,7 @@ void World::debug_draw(DebugDraw& draw, const DebugDrawOptions& options) const {
                                     : !b.dynamic() ? DebugColors::fixed
                                     : b.sleeping() ? DebugColors::sleeping
                                                    : DebugColors::awake;
-            draw.box(b.obb(), color);
+            draw.body(w.id_of(slot), b.obb(), color);
         }
         if (options.sleep_labels && b.sleeping())
             draw.text(b.position + glm::vec3(0.0f, b.half_extents.y + 0.1f, 0.0f), "sleeping", DebugColors::sleeping);

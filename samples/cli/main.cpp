@@ -91,20 +91,6 @@ Drawing drawing_of(const Scene& scene, const Snapshot& states, std::size_t highl
     return d;
 }
 
-bool parse_size(const std::string& text, int& w, int& h) {
-    const std::size_t x = text.find('x');
-    if (x == std::string::npos) return false;
-    try {
-        std::size_t used = 0;
-        w = std::stoi(text.substr(0, x), &used);
-        if (used != x) return false;
-        h = std::stoi(text.substr(x + 1), &used);
-        return used == text.size() - x - 1 && w >= 16 && h >= 16 && w <= 8192 && h <= 8192;
-    } catch (const std::exception&) {
-        return false;
-    }
-}
-
 int cmd_run(const std::string& path, int steps, const std::string& record, int every) {
     const Scene scene = load_scene(path);
     if (steps < 0) steps = scene.steps;
@@ -195,7 +181,7 @@ int cmd_check(const std::string& path, const std::string& golden_path, double to
 int cmd_render(const std::string& path, int step, View view, const std::string& out, bool contacts,
                const std::string& size) {
     int w = 1024, h = 768;
-    if (!parse_size(size, w, h))
+    if (!parse_picture_size(size, w, h))
         throw InvalidArgument("--size " + size + ": expected WIDTHxHEIGHT in pixels, each 16..8192, e.g. 1024x768");
     const Scene scene = load_scene(path);
     SceneRun run(scene);
@@ -220,32 +206,22 @@ int cmd_render(const std::string& path, int step, View view, const std::string& 
 }
 
 int cmd_spawn(const std::string& level, const std::string& out, int boxes, std::uint64_t seed, int steps) {
-    const ObjFile file = load_obj(level);
+    Scene scene = parse_scene(R"({"version": 2})", out);  // the format's default settings
+    scene.description = std::to_string(boxes) + " boxes of random size and orientation dropped into " +
+                        std::filesystem::path(level).filename().string() + " (tumble spawn, seed " + std::to_string(seed) + ")";
+    scene.steps = steps;
+    scene.checkpoints = {steps};
+    SceneMesh mesh;
+    mesh.name = "level";
+    mesh.path = level;
+    mesh.mesh = load_obj(level).mesh;
     samples::DropOptions options;
     options.boxes = boxes;
     options.seed = seed;
-    const std::vector<BodyDef> defs = samples::spawn_boxes(file.mesh, options);
-    const std::filesystem::path out_path(out);
-    const std::filesystem::path out_dir = std::filesystem::absolute(out_path).parent_path();
-    const std::string obj = std::filesystem::relative(std::filesystem::absolute(level), out_dir).generic_string();
-    std::ofstream o(out_path, std::ios::binary);
-    if (!o) throw FileError(out + ": cannot create the scene file");
-    o << "{\n\"version\": 2,\n\"description\": \"" << boxes << " boxes of random size and orientation dropped into "
-      << std::filesystem::path(level).filename().string() << " (tumble spawn, seed " << seed << ")\",\n"
-      << "\"run\": {\"steps\": " << steps << "},\n"
-      << "\"meshes\": [{\"name\": \"level\", \"obj\": \"" << obj << "\"}],\n\"boxes\": [\n";
-    for (std::size_t i = 0; i < defs.size(); ++i) {
-        const BodyDef& d = defs[i];
-        o << "{\"position\": [" << shortest(d.position.x) << ", " << shortest(d.position.y) << ", "
-          << shortest(d.position.z) << "], \"half_extents\": [" << shortest(d.half_extents.x) << ", "
-          << shortest(d.half_extents.y) << ", " << shortest(d.half_extents.z) << "], \"orientation\": {\"quaternion\": ["
-          << shortest(d.orientation.w) << ", " << shortest(d.orientation.x) << ", " << shortest(d.orientation.y)
-          << ", " << shortest(d.orientation.z) << "]}}" << (i + 1 < defs.size() ? ",\n" : "\n");
-    }
-    o << "]\n}\n";
-    o.flush();
-    if (!o) throw FileError(out + ": writing the scene file failed");
-    std::cout << "spawned " << defs.size() << " boxes into " << level << " -> " << out << "\n";
+    for (const BodyDef& def : samples::spawn_boxes(mesh.mesh, options)) scene.boxes.push_back({std::string(), def});
+    scene.meshes.push_back(std::move(mesh));
+    write_scene(out, scene);
+    std::cout << "spawned " << scene.boxes.size() << " boxes into " << level << " -> " << out << "\n";
     return kOk;
 }
 

@@ -23,10 +23,9 @@ namespace tumble::cli {
 namespace {
 
 constexpr int kSuper = 2;  // supersampling factor per axis
-const glm::dvec3 kLight = glm::normalize(glm::dvec3(0.35, 1.0, 0.55));
-const glm::vec3 kBackground(0.97f, 0.97f, 0.96f);
-const glm::vec3 kLevel(0.80f, 0.78f, 0.74f);
-const glm::vec3 kLevelEdge(0.35f, 0.34f, 0.32f);
+using look::kBackground;
+using look::kLevel;
+using look::kLevelEdge;
 
 struct Basis {
     glm::dvec3 right, up, forward;  // forward: the viewing direction (from the eye into the scene)
@@ -142,8 +141,7 @@ struct Canvas {
 };
 
 glm::vec3 shade(const glm::vec3& base, const glm::dvec3& normal) {
-    const double lambert = std::max(0.0, glm::dot(normal, kLight));
-    return base * static_cast<float>(0.42 + 0.58 * lambert);
+    return base * static_cast<float>(look::shade_factor(normal));
 }
 
 std::uint8_t to_byte(float v) { return static_cast<std::uint8_t>(std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f); }
@@ -175,6 +173,51 @@ void draw_text(Picture& pic, int x, int y, const std::string& text, int scale) {
 }
 
 }  // namespace
+
+glm::dvec3 look::light_direction() { return glm::normalize(glm::dvec3(0.35, 1.0, 0.55)); }
+
+double look::shade_factor(const glm::dvec3& normal) {
+    static const glm::dvec3 light = light_direction();
+    return kAmbient + (1.0 - kAmbient) * std::max(0.0, glm::dot(normal, light));
+}
+
+std::vector<FeatureEdge> feature_edges(const TriangleMesh& m, double crease_degrees) {
+    std::vector<glm::dvec3> normals(m.triangle_count(), glm::dvec3(0.0));
+    for (std::size_t t = 0; t < m.triangle_count(); ++t) {
+        const glm::dvec3 n = glm::dvec3(m.triangle(t).scaled_normal());
+        const double len = glm::length(n);
+        if (len > 0) normals[t] = n / len;
+    }
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::uint32_t>> edges;
+    for (std::uint32_t t = 0; t < m.triangle_count(); ++t)
+        for (int k = 0; k < 3; ++k) {
+            std::uint32_t a = m.indices[3 * t + k], b = m.indices[3 * t + (k + 1) % 3];
+            if (a > b) std::swap(a, b);
+            edges[{a, b}].push_back(t);
+        }
+    const double crease = std::cos(crease_degrees * 3.14159265358979 / 180.0);
+    std::vector<FeatureEdge> out;
+    for (auto& [edge, tris] : edges) {
+        const bool feature = tris.size() != 2 || glm::dot(normals[tris[0]], normals[tris[1]]) < crease;
+        if (feature) out.push_back({edge.first, edge.second, std::move(tris)});
+    }
+    return out;
+}
+
+bool parse_picture_size(std::string_view text, int& w, int& h) {
+    const std::size_t x = text.find('x');
+    if (x == std::string_view::npos) return false;
+    const auto number = [](std::string_view digits, int& value) {
+        if (digits.empty() || digits.size() > 5) return false;
+        value = 0;
+        for (const char c : digits) {
+            if (c < '0' || c > '9') return false;
+            value = value * 10 + (c - '0');
+        }
+        return value >= 16 && value <= 8192;
+    };
+    return number(text.substr(0, x), w) && number(text.substr(x + 1), h);
+}
 
 std::optional<View> parse_view(std::string_view name) {
     if (name == "top") return View::top;
@@ -233,32 +276,21 @@ Picture render(const Drawing& d, View view, const Aabb& frame, int width, int he
 
     // Static meshes: front faces, flat shaded, then their feature edges (open, non-manifold or creased > 25 deg).
     for (const TriangleMesh* m : d.meshes) {
-        std::vector<glm::dvec3> normals(m->triangle_count());
         std::vector<char> visible(m->triangle_count(), 0);
         for (std::size_t t = 0; t < m->triangle_count(); ++t) {
             const Triangle tri = m->triangle(t);
             const glm::dvec3 n = glm::dvec3(tri.scaled_normal());
             const double len = glm::length(n);
             if (!(len > 0)) continue;
-            normals[t] = n / len;
-            if (glm::dot(normals[t], cam.b.forward) >= 0) continue;  // seen from behind: culled
+            if (glm::dot(n / len, cam.b.forward) >= 0) continue;  // seen from behind: culled
             visible[t] = 1;
             canvas.triangle(cam.project(glm::dvec3(tri.a)), cam.project(glm::dvec3(tri.b)), cam.project(glm::dvec3(tri.c)),
-                            shade(kLevel, normals[t]));
+                            shade(kLevel, n / len));
         }
-        std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::uint32_t>> edges;
-        for (std::uint32_t t = 0; t < m->triangle_count(); ++t)
-            for (int k = 0; k < 3; ++k) {
-                std::uint32_t a = m->indices[3 * t + k], b = m->indices[3 * t + (k + 1) % 3];
-                if (a > b) std::swap(a, b);
-                edges[{a, b}].push_back(t);
-            }
-        const double crease = std::cos(25.0 * 3.14159265358979 / 180.0);
-        for (const auto& [edge, tris] : edges) {
-            if (std::none_of(tris.begin(), tris.end(), [&](std::uint32_t t) { return visible[t] != 0; })) continue;
-            const bool feature = tris.size() != 2 || glm::dot(normals[tris[0]], normals[tris[1]]) < crease;
-            if (!feature) continue;
-            canvas.line(cam.project(glm::dvec3(m->vertices[edge.first])), cam.project(glm::dvec3(m->vertices[edge.second])),
+        for (const FeatureEdge& e : feature_edges(*m)) {
+            if (std::none_of(e.triangles.begin(), e.triangles.end(), [&](std::uint32_t t) { return visible[t] != 0; }))
+                continue;
+            canvas.line(cam.project(glm::dvec3(m->vertices[e.v0])), cam.project(glm::dvec3(m->vertices[e.v1])),
                         kLevelEdge, bias, kSuper);
         }
     }
@@ -282,7 +314,7 @@ Picture render(const Drawing& d, View view, const Aabb& frame, int width, int he
         for (int k = 0; k < 8; ++k)
             for (int axis = 0; axis < 3; ++axis)
                 if (!(k & (1 << axis)))
-                    canvas.line(s[k], s[k | (1 << axis)], b.highlight ? glm::vec3(0.85f, 0.05f, 0.05f) : b.colour * 0.35f,
+                    canvas.line(s[k], s[k | (1 << axis)], b.highlight ? glm::vec3(0.85f, 0.05f, 0.05f) : b.colour * look::kEdgeDarkening,
                                 bias, b.highlight ? 3 * kSuper : kSuper, b.highlight);
     }
 

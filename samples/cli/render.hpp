@@ -72,4 +72,34 @@ void write_png(const std::filesystem::path& path, const Picture& picture);
 /// A distinct colour for box `index` (golden-angle hues); static boxes get a grey blue.
 glm::vec3 box_colour(std::size_t index, bool is_static);
 
+/// The look of the pictures, shared with `tumble-viewer` so both draw a scene alike. Colours are linear RGB in
+/// [0, 1]; a face with unit normal n is drawn `colour * shade_factor(n)`.
+namespace look {
+inline constexpr glm::vec3 kBackground{0.97f, 0.97f, 0.96f};
+inline constexpr glm::vec3 kLevel{0.80f, 0.78f, 0.74f};      ///< static mesh faces
+inline constexpr glm::vec3 kLevelEdge{0.35f, 0.34f, 0.32f};  ///< static mesh feature edges
+inline constexpr float kEdgeDarkening = 0.35f;                ///< a box's edges are its colour times this
+inline constexpr float kAmbient = 0.42f;                      ///< light on a face turned away from the light
+/// Unit vector towards the light (world frame): up, a little towards +X and +Z.
+glm::dvec3 light_direction();
+/// kAmbient + (1 - kAmbient) max(0, n . light_direction()) for a unit normal n.
+double shade_factor(const glm::dvec3& normal);
+}  // namespace look
+
+/// An edge of a mesh that a drawing shows: open (one triangle), non-manifold (more than two) or a crease whose two
+/// triangles' normals differ by more than the crease angle. Edges inside flat or gently curved regions are left out,
+/// so a level's tessellation does not clutter the picture.
+struct FeatureEdge {
+    std::uint32_t v0 = 0, v1 = 0;          ///< vertex indices into the mesh, v0 < v1
+    std::vector<std::uint32_t> triangles;  ///< the triangles that share the edge, in index order
+};
+
+/// The feature edges of `mesh` (see FeatureEdge), sorted by (v0, v1). Triangles with a zero normal count as
+/// creased against any neighbour.
+std::vector<FeatureEdge> feature_edges(const TriangleMesh& mesh, double crease_degrees = 25.0);
+
+/// Reads "WIDTHxHEIGHT" (e.g. "1280x720") into width and height; false unless both are integers in [16, 8192] and
+/// nothing else is in the text.
+bool parse_picture_size(std::string_view text, int& width, int& height);
+
 }  // namespace tumble::cli

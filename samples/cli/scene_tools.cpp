@@ -47,6 +47,15 @@ std::string csv_field(const std::string& s) {
     return out + "\"";
 }
 
+// Writes `text` to `path`; `what` names the kind of file in the FileError thrown when that fails.
+void write_text_file(const std::filesystem::path& path, const std::string& text, const char* what) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw FileError(path.string() + ": cannot create the " + what);
+    out << text;
+    out.flush();
+    if (!out) throw FileError(path.string() + ": writing the " + what + " failed");
+}
+
 std::string general(double v) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.3g", v);
@@ -60,6 +69,83 @@ std::string shortest(float v) {
     const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
     if (ec != std::errc()) return "nan";
     return std::string(buffer, end);
+}
+
+void write_scene(const std::filesystem::path& path, const Scene& scene) {
+    static const Scene defaults = parse_scene(R"({"version": 2})", "defaults.json");
+    static const BodyDef default_body;
+    static const MeshMaterial default_material;
+    const WorldSettings& w = scene.settings;
+    const WorldSettings& d = defaults.settings;
+    std::vector<std::string> world;
+    if (w.gravity != d.gravity) world.push_back("\"gravity\": " + vec_text(w.gravity));
+    if (scene.dt != defaults.dt) world.push_back("\"dt\": " + shortest(scene.dt));
+    if (w.solver.substeps != d.solver.substeps) world.push_back("\"substeps\": " + std::to_string(w.solver.substeps));
+    if (w.solver.iterations != d.solver.iterations)
+        world.push_back("\"iterations\": " + std::to_string(w.solver.iterations));
+    if (w.solver.restitution_threshold != d.solver.restitution_threshold)
+        world.push_back("\"restitution_threshold\": " + shortest(w.solver.restitution_threshold));
+    if (w.solver.slop != d.solver.slop) world.push_back("\"slop\": " + shortest(w.solver.slop));
+    if (w.broadphase_margin != d.broadphase_margin) world.push_back("\"broadphase_margin\": " + shortest(w.broadphase_margin));
+
+    std::ostringstream o;
+    o << "{\n\"version\": " << kSceneFormatVersion << ",\n";
+    if (!scene.description.empty()) o << "\"description\": " << json_string(scene.description) << ",\n";
+    if (!world.empty()) {
+        o << "\"world\": {";
+        for (std::size_t i = 0; i < world.size(); ++i) o << (i ? ", " : "") << world[i];
+        o << "},\n";
+    }
+    o << "\"run\": {\"steps\": " << scene.steps;
+    if (scene.checkpoints != std::vector<int>{scene.steps}) {
+        o << ", \"checkpoints\": [";
+        for (std::size_t i = 0; i < scene.checkpoints.size(); ++i) o << (i ? ", " : "") << scene.checkpoints[i];
+        o << "]";
+    }
+    o << "},\n";
+    if (!scene.meshes.empty()) {
+        const std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
+        o << "\"meshes\": [";
+        for (std::size_t i = 0; i < scene.meshes.size(); ++i) {
+            const SceneMesh& m = scene.meshes[i];
+            const std::string obj =
+                m.path.empty() ? m.obj : std::filesystem::relative(std::filesystem::absolute(m.path), folder).generic_string();
+            o << (i ? ",\n" : "") << "{";
+            if (!m.name.empty()) o << "\"name\": " << json_string(m.name) << ", ";
+            o << "\"obj\": " << json_string(obj);
+            if (m.translation != glm::vec3(0.0f) || m.orientation != glm::quat(1.0f, 0.0f, 0.0f, 0.0f) || m.scale != 1.0f)
+                o << ", \"transform\": {\"translation\": " << vec_text(m.translation) << ", \"orientation\": {\"quaternion\": "
+                  << quat_text(m.orientation) << "}, \"scale\": " << shortest(m.scale) << "}";
+            if (m.drop_degenerate) o << ", \"drop_degenerate\": true";
+            if (m.material.friction != default_material.friction || m.material.restitution != default_material.restitution)
+                o << ", \"material\": {\"friction\": " << shortest(m.material.friction)
+                  << ", \"restitution\": " << shortest(m.material.restitution) << "}";
+            o << "}";
+        }
+        o << "],\n";
+    }
+    o << "\"boxes\": [\n";
+    for (std::size_t i = 0; i < scene.boxes.size(); ++i) {
+        const SceneBox& b = scene.boxes[i];
+        o << "{";
+        if (!b.name.empty()) o << "\"name\": " << json_string(b.name) << ", ";
+        o << "\"position\": " << vec_text(b.def.position) << ", \"half_extents\": " << vec_text(b.def.half_extents)
+          << ", \"orientation\": {\"quaternion\": " << quat_text(b.def.orientation) << "}";
+        if (b.def.mass == 0.0f) {
+            o << ", \"static\": true";
+        } else {
+            if (b.def.velocity != glm::vec3(0.0f)) o << ", \"velocity\": " << vec_text(b.def.velocity);
+            if (b.def.angular_velocity != glm::vec3(0.0f) && !b.def.fixed_rotation)
+                o << ", \"angular_velocity\": " << vec_text(b.def.angular_velocity);
+            if (b.def.mass != 1.0f) o << ", \"mass\": " << shortest(b.def.mass);
+            if (b.def.fixed_rotation) o << ", \"fixed_rotation\": true";
+        }
+        if (b.def.friction != default_body.friction) o << ", \"friction\": " << shortest(b.def.friction);
+        if (b.def.restitution != default_body.restitution) o << ", \"restitution\": " << shortest(b.def.restitution);
+        o << "}" << (i + 1 < scene.boxes.size() ? ",\n" : "\n");
+    }
+    o << "]\n}\n";
+    write_text_file(path, o.str(), "scene file");
 }
 
 std::uint64_t state_hash(const Snapshot& snapshot) {
@@ -205,11 +291,7 @@ void write_golden(const std::filesystem::path& path, const Golden& g) {
         o << "]}" << (c + 1 < g.checkpoints.size() ? ",\n" : "\n");
     }
     o << "]\n}\n";
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw FileError(path.string() + ": cannot create the golden file");
-    out << o.str();
-    out.flush();
-    if (!out) throw FileError(path.string() + ": writing the golden file failed");
+    write_text_file(path, o.str(), "golden file");
 }
 
 Golden read_golden(const std::filesystem::path& path) {

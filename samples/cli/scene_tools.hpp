@@ -168,4 +168,12 @@ std::string format_report(const Scene& scene, const Golden& golden, const Tolera
 /// Shortest decimal that reads back to exactly `v` as a float.
 std::string shortest(float v);
 
+/// Writes `scene` as a scene file (docs/scenes.md) that load_scene reads back to the same boxes, meshes and
+/// settings: numbers as the shortest decimals that read back to the same floats, one box per line, and world and
+/// run keys only where they differ from the format's defaults. Mesh paths are written relative to the folder of
+/// `path`, from SceneMesh::path (SceneMesh::obj when that is empty). What the format has no key for is left out: a
+/// box's CCD, sensor and kinematic flags and layers, and the world's sleep, threads and solver tolerance settings.
+/// Throws FileError naming `path` when it cannot be written.
+void write_scene(const std::filesystem::path& path, const Scene& scene);
+
 }  // namespace tumble::cli

@@ -7,11 +7,13 @@
 
 #include <glm/glm.hpp>
 
+#include <tumble/engine/ids.hpp>
 #include <tumble/narrowphase/shapes.hpp>
 
 namespace tumble {
 
-/// Implemented by the game. Only `line` is required; `box` and `point` default to lines, `text` to nothing.
+/// Implemented by the game. Only `line` is required; `box` and `point` default to lines, `body` to `box`, `text` to
+/// nothing.
 class DebugDraw {
 public:
     virtual ~DebugDraw() = default;
@@ -19,6 +21,10 @@ public:
     virtual void line(const glm::vec3& from, const glm::vec3& to, const glm::vec3& color) = 0;
     /// An oriented box; the default draws its 12 edges with `line`.
     virtual void box(const Obb& box, const glm::vec3& color);
+    /// A body's box (DebugDrawOptions::bodies): `id` names the body, `color` is its DebugColors colour by kind and
+    /// sleep state. Proxies and octree cells come through `box` instead, so a game that draws bodies filled, or in
+    /// colours of its own per body, tells them apart here. The default calls `box(box, color)`.
+    virtual void body(BodyId id, const Obb& box, const glm::vec3& color);
     /// A point drawn `size` metres across; the default draws three crossed segments with `line`.
     virtual void point(const glm::vec3& position, float size, const glm::vec3& color);
     /// A label at a world position; the default draws nothing.
