@@ -206,9 +206,14 @@ Golden read_golden(const std::filesystem::path& path) {
     if (!in) throw FileError(path.string() + ": cannot open the golden file (missing or unreadable)");
     std::ostringstream text;
     text << in.rdbuf();
+    if (in.bad()) throw FileError(path.string() + ": error while reading the golden file");
+    return parse_golden(text.str(), path);
+}
+
+Golden parse_golden(std::string_view text, const std::filesystem::path& path) {
     Json root;
     try {
-        root = Json::parse(text.str());
+        root = Json::parse(text);
     } catch (const Json::exception& e) {
         throw FileError(path.string() + ": not a golden file: malformed JSON (" + e.what() + ")");
     }

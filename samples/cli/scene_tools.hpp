@@ -17,6 +17,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <tumble/tumble.hpp>
@@ -111,6 +112,8 @@ void write_golden(const std::filesystem::path& path, const Golden& golden);
 /// missing, malformed or incomplete. The hashes are read as written, not recomputed: a golden edited by hand keeps
 /// its old hashes, and `check` compares states, not hashes.
 Golden read_golden(const std::filesystem::path& path);
+/// As read_golden, from text already in memory; `origin` names the file in messages. Throws `FileError`.
+Golden parse_golden(std::string_view text, const std::filesystem::path& origin);
 
 /// How far apart two states of a box are.
 struct StateDistance {
