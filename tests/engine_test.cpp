@@ -308,4 +308,25 @@ TEST(ObjLoading, ErrorsNameTheFileAndLine) {
     EXPECT_EQ(tumble::load_obj(degen, true).mesh.triangle_count(), 1u);
 }
 
+TEST(ObjLoading, LoneCarriageReturnsEndLinesForTheCheckToo) {
+    // Found by fuzz_load_obj: tinyobjloader ends a line at a lone "\r", the line check did not, so "#\rf 1 2 9" was a
+    // comment to the check and a face using vertex 9 of 3 to tinyobjloader. load_obj returned the out-of-range index
+    // (and read past the vertices with drop_degenerate). Now both split lines alike and the face is refused.
+    const auto p = write_temp("cr.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\n#\rf 1 2 9\n");
+    for (bool drop : {false, true}) {
+        try {
+            tumble::load_obj(p, drop);
+            ADD_FAILURE() << "no error for a face with vertex 9 of 3 (drop_degenerate " << drop << ")";
+        } catch (const tumble::FileError& e) {
+            EXPECT_NE(std::string(e.what()).find(":5: vertex index 9 is out of range"), std::string::npos) << e.what();
+        }
+    }
+    // Old Mac line ends and CRLF load like "\n".
+    for (const char* end : {"\r", "\r\n"}) {
+        std::string text;
+        for (const char* line : {"v 0 0 0", "v 1 0 0", "v 0 1 0", "f 1 2 3"}) text += std::string(line) + end;
+        EXPECT_EQ(tumble::load_obj(write_temp("ends.obj", text)).mesh.triangle_count(), 1u);
+    }
+}
+
 }  // namespace
