@@ -7,6 +7,8 @@
 #include <fstream>
 #include <limits>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <tumble/tumble.hpp>
@@ -306,6 +308,21 @@ TEST(ObjLoading, ErrorsNameTheFileAndLine) {
     const auto degen = write_temp("h.obj", "v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 1 0\nf 1 2 3\nf 1 2 4\n");
     EXPECT_NE(tumble::load_obj(degen).mesh.validate(), "");
     EXPECT_EQ(tumble::load_obj(degen, true).mesh.triangle_count(), 1u);
+}
+
+TEST(ObjLoading, MaterialLibrariesAreNotOpened) {
+    // A 'mtllib' line made tinyobjloader open that file beside the OBJ; one naming /dev/zero (through '..') was read
+    // for ever, growing a line until memory ran out (the fuzz target's run hit its memory limit). Materials are not
+    // used, so load_obj gives tinyobjloader the text alone. The load runs in a child process that an alarm ends.
+    const std::filesystem::path dir = std::filesystem::temp_directory_path();
+    const std::filesystem::path zero = std::filesystem::relative("/dev/zero", dir);
+    const auto p = write_temp("mtllib.obj", "mtllib " + zero.string() + "\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl x\nf 1 2 3\n");
+    EXPECT_EXIT(
+        {
+            alarm(10);
+            std::exit(tumble::load_obj(p).mesh.triangle_count() == 1 ? 0 : 1);
+        },
+        ::testing::ExitedWithCode(0), "");
 }
 
 TEST(ObjLoading, LoneCarriageReturnsEndLinesForTheCheckToo) {

@@ -136,7 +136,7 @@ ObjFile load_obj(const std::filesystem::path& path, bool drop_degenerate) {
     std::ostringstream raw;
     raw << file.rdbuf();
     if (file.bad()) throw FileError(path.string() + ": error while reading the file");
-    // The check splits lines where tinyobjloader does.
+    // The check and tinyobjloader read the same text, split into the same lines.
     const std::string text = normalise_line_ends(std::move(raw).str());
     ObjFile out;
     std::istringstream lines(text);
@@ -146,7 +146,9 @@ ObjFile load_obj(const std::filesystem::path& path, bool drop_degenerate) {
     config.triangulate = true;
     config.vertex_color = false;
     tinyobj::ObjReader reader;
-    if (!reader.ParseFromFile(path.string(), config))
+    // From memory, with no material text: materials are not used, and a `mtllib` line must not make the loader open
+    // other files (a `mtllib` naming /dev/zero would never end).
+    if (!reader.ParseFromString(text, std::string(), config))
         throw FileError(path.string() + ": " + reader.Error());
 
     const tinyobj::attrib_t& attrib = reader.GetAttrib();
