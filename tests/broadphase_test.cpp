@@ -188,6 +188,31 @@ TEST(LooseOctree, BadInputLeavesTheTreeUnchanged) {
     EXPECT_THROW(LooseOctree(Aabb{{0, 0, 0}, {1, 1, 1}}, 99), tumble::InvalidArgument);
 }
 
+TEST(LooseOctree, BoxesTooFarOutForAFloatRootAreRefusedInsteadOfGrowingForever) {
+    // Found by fuzz_world (World::create_body at x = 3e38): doubling the root to reach the box overflowed its size to
+    // infinity and its far corner to NaN, so the growth loop never ended. Such boxes are now refused, tree unchanged.
+    LooseOctree tree;
+    const ProxyId a = tree.insert({{0, 0, 0}, {1, 1, 1}}, 7);
+    const Aabb bound = tree.bound();
+    const float big = 3e38f, most = std::numeric_limits<float>::max();
+    for (const Aabb& far : {Aabb{{big, 0, 0}, {big, 1, 1}}, Aabb{{-most, 0, 0}, {-most, 1, 1}},
+                            Aabb{{-big, -1, -1}, {big, 1, 1}}, Aabb{{0, 0, 0}, {most, most, most}}}) {
+        EXPECT_THROW(tree.insert(far, 1), tumble::InvalidArgument);
+        EXPECT_THROW(tree.update(a, far), tumble::InvalidArgument);
+    }
+    EXPECT_EQ(tree.size(), 1u);
+    EXPECT_EQ(tree.aabb(a).max, glm::vec3(1, 1, 1));
+    EXPECT_EQ(tree.bound().min, bound.min);
+    EXPECT_EQ(tree.bound().max, bound.max);
+    EXPECT_EQ(tree.validate(), "");
+    // Far but reachable boxes still make the root grow.
+    const ProxyId b = tree.insert({{1e30f, 0, 0}, {1e30f, 1, 1}}, 8);
+    tree.update(a, {{-1e37f, 0, 0}, {-1e37f, 2, 2}});
+    EXPECT_EQ(tree.size(), 2u);
+    EXPECT_TRUE(tree.bound().contains(tree.aabb(b).center()));
+    EXPECT_EQ(tree.validate(), "");
+}
+
 // Entry of the segment o + t d, t in [0, max_t], into the closed box by clipping the segment against each slab in long
 // double (the reference for the octree's ray walk); nullopt when it misses.
 std::optional<long double> brute_segment_enter(const Aabb& b, glm::vec3 o, glm::vec3 d, long double max_t) {

@@ -267,6 +267,22 @@ TEST(World, ContactsOfTheLastStepAreReadable) {
     EXPECT_THROW(w.mesh_triangle_count(mesh), tumble::InvalidArgument);
 }
 
+TEST(World, BodiesTooFarOutForTheBroadphaseAreRefusedAndTheWorldIsUnchanged) {
+    // Found by fuzz_world: create_body at x = 3e38 never returned (the loose octree's root grew without end).
+    tumble::World w;
+    tumble::BodyDef def;
+    const tumble::BodyId keep = w.create_body(def);
+    def.position = {3e38f, 0.0f, 0.0f};
+    EXPECT_THROW(w.create_body(def), tumble::InvalidArgument);
+    def.position = {0.0f, 0.0f, 0.0f};
+    def.half_extents = {3e38f, 1.0f, 1.0f};
+    EXPECT_THROW(w.create_body(def), tumble::InvalidArgument);
+    EXPECT_EQ(w.body_count(), 1u);
+    EXPECT_EQ(w.body(keep).position, glm::vec3(0.0f));
+    w.step(1.0f / 60.0f);
+    EXPECT_TRUE(std::isfinite(w.body(keep).position.y));
+}
+
 // --- OBJ loading --------------------------------------------------------------------------------------------------
 
 std::filesystem::path write_temp(const std::string& name, const std::string& text) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include <tumble/error.hpp>
 #include <tumble/narrowphase/validate.hpp>
@@ -161,12 +162,38 @@ std::uint64_t LooseOctree::key_for(const Aabb& box) const {
     return pack(depth, coord[0], coord[1], coord[2]);
 }
 
-bool LooseOctree::fits_root(const Aabb& box) const {
+namespace {
+
+bool fits(const glm::vec3& root_min, float root_size, const Aabb& box) {
     const glm::vec3 c = box.center();
-    const glm::vec3 hi = root_min_ + glm::vec3(root_size_);
-    return largest_side(box) <= root_size_ && c.x >= root_min_.x && c.y >= root_min_.y && c.z >= root_min_.z &&
+    const glm::vec3 hi = root_min + glm::vec3(root_size);
+    return largest_side(box) <= root_size && c.x >= root_min.x && c.y >= root_min.y && c.z >= root_min.z &&
            c.x < hi.x && c.y < hi.y && c.z < hi.z;
 }
+
+// Throws unless doubling the root as grow_to_fit does reaches a root that holds `box` while the root stays finite.
+// Without this a box far out (|x| near FLT_MAX, or a side that overflows) made the root's size overflow to infinity,
+// its far corner NaN, and grow_to_fit loop forever.
+void require_reachable(glm::vec3 root_min, float root_size, const Aabb& box, const char* where) {
+    const glm::vec3 c = box.center();
+    while (!fits(root_min, root_size, box)) {
+        for (int k = 0; k < 3; ++k)
+            if (c[k] < root_min[k]) root_min[k] -= root_size;
+        root_size *= 2.0f;
+        const glm::vec3 hi = root_min + glm::vec3(root_size);
+        if (!(std::isfinite(root_size) && std::isfinite(root_min.x) && std::isfinite(root_min.y) &&
+              std::isfinite(root_min.z) && std::isfinite(hi.x) && std::isfinite(hi.y) && std::isfinite(hi.z)))
+            throw InvalidArgument(std::string(where) + ": box [" + std::to_string(box.min.x) + ", " +
+                                  std::to_string(box.min.y) + ", " + std::to_string(box.min.z) + "] - [" +
+                                  std::to_string(box.max.x) + ", " + std::to_string(box.max.y) + ", " +
+                                  std::to_string(box.max.z) +
+                                  "] is too large or too far out for the octree (its root cube would overflow a float)");
+    }
+}
+
+}  // namespace
+
+bool LooseOctree::fits_root(const Aabb& box) const { return fits(root_min_, root_size_, box); }
 
 void LooseOctree::grow_to_fit(const Aabb& box) {
     while (!fits_root(box)) {
@@ -239,7 +266,10 @@ void LooseOctree::unlink(ProxyId id) {
 
 ProxyId LooseOctree::insert(const Aabb& box, std::uint64_t user_data) {
     require_valid(box, "LooseOctree::insert: box");
-    if (!fits_root(box)) grow_to_fit(box);
+    if (!fits_root(box)) {
+        require_reachable(root_min_, root_size_, box, "LooseOctree::insert");
+        grow_to_fit(box);
+    }
     ProxyId id;
     if (!free_proxies_.empty()) {
         id = free_proxies_.back();
@@ -260,6 +290,7 @@ ProxyId LooseOctree::insert(const Aabb& box, std::uint64_t user_data) {
 void LooseOctree::update(ProxyId id, const Aabb& box) {
     if (!contains(id)) throw InvalidArgument("LooseOctree::update: proxy " + std::to_string(id) + " does not exist");
     require_valid(box, "LooseOctree::update: box");
+    if (!fits_root(box)) require_reachable(root_min_, root_size_, box, "LooseOctree::update");
     Proxy& p = proxies_[id];
     p.box = box;
     if (!fits_root(box)) {
