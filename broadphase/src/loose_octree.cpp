@@ -42,6 +42,19 @@ constexpr float kRangeSlack = 1e-3f;
 
 constexpr double kNoHit = std::numeric_limits<double>::infinity();
 
+// The cells from = ceil(lo) to = floor(hi) of a range of cell coordinates, limited to [0, last] (from > to when the
+// range misses the grid). lo and hi are clamped to [-1, last + 1] while still floating point: a box far outside the
+// root gives coordinates beyond what an int64 holds, and converting those is undefined behaviour (found by UBSan
+// through World::sweep_box, a query box 1e31 cells away). A NaN counts as the whole range.
+template <class T>
+void cell_span(T lo, T hi, std::int64_t last, std::int64_t& from, std::int64_t& to) {
+    const T below = T(-1), above = T(last) + T(1);
+    lo = lo > below ? (lo < above ? lo : above) : below;
+    hi = hi < above ? (hi > below ? hi : below) : above;
+    from = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil(lo)));
+    to = std::min<std::int64_t>(last, static_cast<std::int64_t>(std::floor(hi)));
+}
+
 // Parameter at which the segment o + t d, t in [lo, hi], enters the closed box (lo when it starts inside), or
 // kNoHit. `inv` holds 1 / d per axis; axes with d = 0 are decided by the origin alone.
 double segment_enter(const glm::dvec3& bmin, const glm::dvec3& bmax, const glm::dvec3& o, const glm::dvec3& d,
@@ -327,8 +340,7 @@ void LooseOctree::for_each_cell_in_range(int depth, const Aabb& box, F&& f) cons
     for (int k = 0; k < 3; ++k) {
         const float lo = (box.min[k] - reach - root_min_[k]) / s - 1.0f - kRangeSlack;
         const float hi = (box.max[k] + reach - root_min_[k]) / s + kRangeSlack;
-        from[k] = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil(std::max(lo, -1.0f))));
-        to[k] = std::min<std::int64_t>(last, static_cast<std::int64_t>(std::floor(std::min(hi, float(last) + 1.0f))));
+        cell_span(lo, hi, last, from[k], to[k]);
         if (from[k] > to[k]) return;
     }
     // Probe the hash table cell by cell, or, when the range holds more cells than the level has occupied ones
@@ -434,8 +446,7 @@ void LooseOctree::snapshot_cell_pairs(const PairSearch& search, std::size_t i, s
         for (int k = 0; k < 3; ++k) {
             const float lo = (reach.min[k] - half - root_min_[k]) / s - 1.0f - kRangeSlack;
             const float hi = (reach.max[k] + half - root_min_[k]) / s + kRangeSlack;
-            from[k] = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil(std::max(lo, -1.0f))));
-            to[k] = std::min<std::int64_t>(top, static_cast<std::int64_t>(std::floor(std::min(hi, float(top) + 1.0f))));
+            cell_span(lo, hi, top, from[k], to[k]);
             empty = empty || from[k] > to[k];
         }
         if (empty) continue;
@@ -597,8 +608,7 @@ void LooseOctree::walk_ray(const glm::vec3& origin, const glm::vec3& direction, 
                 // Loose cell j reaches [lo, hi] when j >= lo/s - 1.5 and j <= hi/s + 0.5 (for_each_cell_in_range).
                 const double lo = (std::min(pa, pb) - root_min[k]) / s - 1.5 - kRangeSlack;
                 const double hi = (std::max(pa, pb) - root_min[k]) / s + 0.5 + kRangeSlack;
-                from[k] = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil(std::max(lo, -1.0))));
-                to[k] = std::min<std::int64_t>(last, static_cast<std::int64_t>(std::floor(std::min(hi, double(last) + 1.0))));
+                cell_span(lo, hi, last, from[k], to[k]);
                 empty = empty || from[k] > to[k];
             }
             if (empty) continue;
