@@ -221,6 +221,25 @@ TEST(ManifoldBoxTriangle, DegenerateTriangleOnABoxFaceGivesTheSegmentsEnds) {
     EXPECT_NEAR(hi, 0.5f, 1e-6f);
 }
 
+TEST(Manifold, ShapesWithoutAnyAxisGiveNothing) {
+    // Found by fuzz_narrowphase (UBSan: index -1 out of bounds in box_reference): boxes whose axes are all zero leave
+    // the SAT no axis at all; collide() reports an overlap on axis -1 and the manifold indexed the reference box's
+    // axes with it. Invalid shapes give an unspecified answer, but never a read out of bounds: now no manifold.
+    const Obb zero{glm::vec3(0.0f), glm::mat3(0.0f), glm::vec3(0.0f)};
+    const Obb unit{glm::vec3(0.0f), glm::mat3(1.0f), glm::vec3(1.0f)};
+    ASSERT_TRUE(tumble::collide(zero, zero));
+    EXPECT_EQ(tumble::collide(zero, zero)->axis, -1);
+    EXPECT_FALSE(tumble::collide_manifold(zero, zero));
+    const tumble::ObbD zero_d{glm::dvec3(0.0), glm::dmat3(0.0), glm::dvec3(0.0)};
+    EXPECT_FALSE(tumble::collide_manifold(zero_d, zero_d));
+    const Triangle point{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    ASSERT_TRUE(tumble::collide(zero, point));
+    EXPECT_EQ(tumble::collide(zero, point)->axis, -1);
+    EXPECT_FALSE(tumble::collide_manifold(zero, point));
+    // One box with axes is enough for a manifold.
+    EXPECT_TRUE(tumble::collide_manifold(unit, zero));
+}
+
 TEST(Manifold, SeparatedAndNonFiniteInputGiveNothing) {
     const Obb a{glm::vec3(0.0f), glm::mat3(1.0f), glm::vec3(1.0f)};
     Obb b = a;

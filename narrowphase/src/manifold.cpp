@@ -443,6 +443,7 @@ std::optional<ManifoldT<T>> manifold(const ObbT<T>& a, const ObbT<T>& b, detail:
     detail::BoxPairD p;
     detail::SatAxis s;
     if (!detail::load_and_sat<true, kExact>(a, b, p, &s, trace)) return std::nullopt;
+    if (s.axis < 0) return std::nullopt;  // no axis could be formed (zero axes): no face or edge to take points from
     BoxG A, B;
     A.c = dvec3(0.0);
     B.c = p.t;
@@ -477,6 +478,7 @@ std::optional<ManifoldT<T>> manifold(const ObbT<T>& box, const TriangleT<T>& tri
     detail::BoxTriD p;
     detail::SatAxis s;
     if (!detail::load_and_sat<true, kExact>(box, tri, p, &s, trace)) return std::nullopt;
+    if (s.axis < 0) return std::nullopt;  // as above
     BoxG A;
     A.c = dvec3(0.0);
     for (int i = 0; i < 3; ++i) {

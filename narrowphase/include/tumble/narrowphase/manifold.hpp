@@ -110,8 +110,9 @@ constexpr int feature_b(std::uint32_t id) { return static_cast<int>((id >> 8) & 
 ///
 /// Precision: computed in double like `collide`; the points are as accurate as the shapes (~1e-7 of the size for
 /// float input, whose axes are orthonormal only to that), the clipping tolerates them. Bad input: like `collide`,
-/// no validation and no exception; NaN or infinite input gives an empty result. Zero half extents (flat boxes,
-/// segments, points) are supported.
+/// no validation and no exception; NaN or infinite input gives an empty result, and so do shapes from which no
+/// separating axis can be formed at all (zero-length axes, for which `collide` reports axis -1). Zero half extents
+/// (flat boxes, segments, points) are supported.
 template <class T>
 std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& a, const ObbT<T>& b) noexcept;
 
