@@ -540,6 +540,23 @@ std::optional<ManifoldT<T>> manifold(const ObbT<T>& box, const TriangleT<T>& tri
     support_edge(A, i, s.normal, a0, a1, fa);
     closest_points(a0, a1 - a0, v[j], E[j], pa, pb);
     pts[0] = {pb, std::max(glm::dot(pa - pb, s.normal), 0.0), feature_id(fa, triangle_edge_feature(j))};
+    // When the SAT took this axis on a tie (a touching pair: several axes at depth 0), edge j may not reach the box
+    // edge at all: the closest points then lie apart across the normal (point_a != point_b + depth * normal; found by
+    // fuzz_narrowphase), and the vertex off edge j may be what touches. Take that vertex when it does better.
+    const auto off = [&](const dvec3& qa, const dvec3& qb) {
+        const dvec3 g = qa - qb - std::max(glm::dot(qa - qb, s.normal), 0.0) * s.normal;
+        return glm::dot(g, g);
+    };
+    const double tolerance = 1e-9 * size;
+    if (off(pa, pb) > tolerance * tolerance) {
+        const int opposite = (j + 2) % 3;
+        dvec3 va, vb;
+        closest_points(a0, a1 - a0, v[opposite], dvec3(0.0), va, vb);
+        if (off(va, vb) < off(pa, pb)) {
+            pts[0] = {vb, std::max(glm::dot(va - vb, s.normal), 0.0), feature_id(fa, triangle_vertex_feature(opposite))};
+            return edge_finish<T>(s, p.exponent, origin, pts[0], va);
+        }
+    }
     return edge_finish<T>(s, p.exponent, origin, pts[0], pa);
 }
 
