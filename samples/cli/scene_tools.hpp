@@ -158,7 +158,7 @@ CheckResult check(const Scene& scene, const Golden& golden, const Tolerance& tol
 /// the expected and actual values, how far apart they are and how many other states differ.
 std::string format_report(const Scene& scene, const Golden& golden, const Tolerance& tolerance, const CheckResult& r);
 
-/// Shortest decimal that reads back to exactly `v` as a float.
+/// Shortest decimal that reads back to exactly `v` as a float; "-0.0" for a negative zero ("-0" reads as +0 in JSON).
 std::string shortest(float v);
 
 }  // namespace tumble::cli
