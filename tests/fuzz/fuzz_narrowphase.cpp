@@ -314,6 +314,16 @@ void check_pair(const ObbT<T>& a, const Shape& b, const Vec3T<T>& d) {
 ObbD widen(const Obb& b) { return {Vec3T<double>(b.center), Mat3T<double>(b.axes), Vec3T<double>(b.half_extents)}; }
 TriangleD widen(const Triangle& t) { return {Vec3T<double>(t.a), Vec3T<double>(t.b), Vec3T<double>(t.c)}; }
 
+/// check_pair on the float shapes and, with `with_double`, on the same values in double; and the float and double
+/// overlap agree on valid shapes (both are evaluated in double).
+template <class Shape>
+void check_float_and_double(const Obb& a, const Shape& b, const glm::vec3& d, bool with_double) {
+    check_pair(a, b, d);
+    if (with_double) check_pair(widen(a), widen(b), Vec3T<double>(d));
+    if (all_finite(a) && all_finite(b) && validate(a).empty() && validate(b).empty())
+        TUMBLE_FUZZ_CHECK(overlap(a, b) == overlap(widen(a), widen(b)), "float and double overlap disagree");
+}
+
 void check_batch(const Obb& a, const Obb& b) {
     const ObbBatch ba(std::span<const Obb>(&a, 1)), bb(std::span<const Obb>(&b, 1));
     std::uint8_t result = 2;
@@ -362,19 +372,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const Triangle t = dec.triangle((flags & kDegenerateTri) != 0);
         const glm::vec3 d = dec.vec3();
         if (kVerbose) print("box", a), print("triangle", t), print("displacement", d);
-        check_pair(a, t, d);
-        if (flags & kDouble) check_pair(widen(a), widen(t), Vec3T<double>(d));
-        if (all_finite(a) && all_finite(t) && validate(a).empty() && validate(t).empty())
-            TUMBLE_FUZZ_CHECK(overlap(a, t) == overlap(widen(a), widen(t)), "float and double overlap disagree");
+        check_float_and_double(a, t, d, (flags & kDouble) != 0);
         return 0;
     }
     const Obb b = dec.box((flags & kRawAxesB) != 0);
     const glm::vec3 d = dec.vec3();
     if (kVerbose) print("a", a), print("b", b), print("displacement", d);
-    check_pair(a, b, d);
-    if (flags & kDouble) check_pair(widen(a), widen(b), Vec3T<double>(d));
-    if (all_finite(a) && all_finite(b) && validate(a).empty() && validate(b).empty())
-        TUMBLE_FUZZ_CHECK(overlap(a, b) == overlap(widen(a), widen(b)), "float and double overlap disagree");
+    check_float_and_double(a, b, d, (flags & kDouble) != 0);
 
     hwy::SetSupportedTargetsForTest(targets[target % targets.size()]);
     check_batch(a, b);

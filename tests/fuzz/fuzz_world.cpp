@@ -15,7 +15,8 @@
 //   every body's state, the ids' validity, the meshes, contacts() and contact_events() compare bit for bit with a
 //   copy taken before the call (World's contract, world.hpp); any other exception is a finding.
 //
-// A new World call is one more line at the end of kCalls.
+// A new World call is one more line at the end of kCalls, e.g. {"apply_force", on_body<&World::apply_force,
+// &Args::velocity>} for a call that takes a body and a vector.
 
 #include <algorithm>
 #include <cstdint>
@@ -257,6 +258,15 @@ void sweep_box(W& w, Args& a) {
     check_sweep(w, a.model, w.sweep_box(box, d, a.filter()));
 }
 
+/// A call that takes a body and one value decoded by `Value` (World::set_position, and later apply_force and its
+/// kind). The id is decoded before the value: the order in which a call's arguments are evaluated is unspecified,
+/// and an input must decode the same with every compiler.
+template <auto Member, auto Value>
+void on_body(World& w, Args& a) {
+    const BodyId id = a.body();
+    (w.*Member)(id, (a.*Value)());
+}
+
 const Call kCalls[] = {
     {"create_body",
      [](World& w, Args& a) {
@@ -271,23 +281,9 @@ const Call kCalls[] = {
          for (auto& [b, live] : a.model.bodies)
              if (b == id) live = false;
      }},
-    // Arguments are decoded into named values first: the order in which a call's arguments are evaluated is
-    // unspecified, and an input must decode the same with every compiler.
-    {"set_position",
-     [](World& w, Args& a) {
-         const BodyId id = a.body();
-         w.set_position(id, a.position());
-     }},
-    {"set_velocity",
-     [](World& w, Args& a) {
-         const BodyId id = a.body();
-         w.set_velocity(id, a.velocity());
-     }},
-    {"set_orientation",
-     [](World& w, Args& a) {
-         const BodyId id = a.body();
-         w.set_orientation(id, a.orientation());
-     }},
+    {"set_position", on_body<&World::set_position, &Args::position>},
+    {"set_velocity", on_body<&World::set_velocity, &Args::velocity>},
+    {"set_orientation", on_body<&World::set_orientation, &Args::orientation>},
     {"set_filter",
      [](World& w, Args& a) {
          const BodyId id = a.body();
