@@ -9,6 +9,20 @@ if(TUMBLE_SANITIZE)
   add_link_options(-fsanitize=address,undefined)
 endif()
 
+if(TUMBLE_BUILD_FUZZERS)
+  # libFuzzer (https://llvm.org/docs/LibFuzzer.html): every target is compiled with the coverage instrumentation the
+  # fuzzer needs (fuzzer-no-link) and with ASan+UBSan, so that a bad access or undefined behaviour anywhere in the
+  # libraries stops the run; only the fuzz executables link the fuzzer's main (-fsanitize=fuzzer, tests/fuzz).
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "TUMBLE_BUILD_FUZZERS needs Clang (libFuzzer); use the 'fuzz' preset (clang++-16)")
+  endif()
+  if(TUMBLE_SANITIZE)
+    message(FATAL_ERROR "TUMBLE_BUILD_FUZZERS already adds ASan+UBSan: leave TUMBLE_SANITIZE off")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
 function(tumble_set_warnings target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion)
   if(TUMBLE_WARNINGS_AS_ERRORS)

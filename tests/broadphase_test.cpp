@@ -188,6 +188,57 @@ TEST(LooseOctree, BadInputLeavesTheTreeUnchanged) {
     EXPECT_THROW(LooseOctree(Aabb{{0, 0, 0}, {1, 1, 1}}, 99), tumble::InvalidArgument);
 }
 
+TEST(LooseOctree, BoxesTooFarOutForAFloatRootAreRefusedInsteadOfGrowingForever) {
+    // Found by fuzz_world (World::create_body at x = 3e38): doubling the root to reach the box overflowed its size to
+    // infinity and its far corner to NaN, so the growth loop never ended. Such boxes are now refused, tree unchanged.
+    LooseOctree tree;
+    const ProxyId a = tree.insert({{0, 0, 0}, {1, 1, 1}}, 7);
+    const Aabb bound = tree.bound();
+    const float big = 3e38f, most = std::numeric_limits<float>::max();
+    for (const Aabb& far : {Aabb{{big, 0, 0}, {big, 1, 1}}, Aabb{{-most, 0, 0}, {-most, 1, 1}},
+                            Aabb{{-big, -1, -1}, {big, 1, 1}}, Aabb{{0, 0, 0}, {most, most, most}}}) {
+        EXPECT_THROW(tree.insert(far, 1), tumble::InvalidArgument);
+        EXPECT_THROW(tree.update(a, far), tumble::InvalidArgument);
+    }
+    EXPECT_EQ(tree.size(), 1u);
+    EXPECT_EQ(tree.aabb(a).max, glm::vec3(1, 1, 1));
+    EXPECT_EQ(tree.bound().min, bound.min);
+    EXPECT_EQ(tree.bound().max, bound.max);
+    EXPECT_EQ(tree.validate(), "");
+    // Far but reachable boxes still make the root grow.
+    const ProxyId b = tree.insert({{1e30f, 0, 0}, {1e30f, 1, 1}}, 8);
+    tree.update(a, {{-1e37f, 0, 0}, {-1e37f, 2, 2}});
+    EXPECT_EQ(tree.size(), 2u);
+    EXPECT_TRUE(tree.bound().contains(tree.aabb(b).center()));
+    EXPECT_EQ(tree.validate(), "");
+}
+
+TEST(LooseOctree, QueriesFarOutsideTheRootFindNothingAndStayDefined) {
+    // Found by fuzz_world under UBSan: a World::sweep_box query box about 1e31 cells from the root made the cell range
+    // a float beyond int64, and its conversion is undefined behaviour (on x86 it happened to give an empty or a full
+    // range). The range is now clamped before the conversion; these queries must find nothing, and the fuzz build
+    // (Clang's -fsanitize=undefined includes float-cast-overflow) reports any conversion left.
+    LooseOctree tree;
+    tree.insert({{0, 0, 0}, {1, 1, 1}}, 7);
+    tree.insert({{3, 3, 3}, {3.5f, 3.5f, 3.5f}}, 8);
+    for (float far : {1e31f, -1e31f, 3e38f, -3e38f}) {
+        for (int axis = 0; axis < 3; ++axis) {
+            Aabb box{{0, 0, 0}, {1, 1, 1}};
+            box.min[axis] = box.max[axis] = far;
+            if (far < 0) box.max[axis] = 0.5f * far;  // a huge box ending far away
+            std::vector<ProxyId> found;
+            tree.query(box, found);
+            EXPECT_TRUE(found.empty()) << far << " on axis " << axis;
+        }
+        int visited = 0;
+        tree.raycast({far, 0.5f, 0.5f}, {1, 0, 0}, 10.0f, [&](ProxyId, float t) { return ++visited, t; });
+        EXPECT_EQ(visited, 0) << far;
+    }
+    std::vector<ProxyPair> pairs;
+    tree.find_pairs(pairs);
+    EXPECT_TRUE(pairs.empty());
+}
+
 // Entry of the segment o + t d, t in [0, max_t], into the closed box by clipping the segment against each slab in long
 // double (the reference for the octree's ray walk); nullopt when it misses.
 std::optional<long double> brute_segment_enter(const Aabb& b, glm::vec3 o, glm::vec3 d, long double max_t) {

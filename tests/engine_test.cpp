@@ -7,6 +7,8 @@
 #include <fstream>
 #include <limits>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <tumble/tumble.hpp>
@@ -270,6 +272,22 @@ TEST(World, ContactsOfTheLastStepAreReadable) {
     EXPECT_THROW(w.mesh_triangle_count(mesh), tumble::InvalidArgument);
 }
 
+TEST(World, BodiesTooFarOutForTheBroadphaseAreRefusedAndTheWorldIsUnchanged) {
+    // Found by fuzz_world: create_body at x = 3e38 never returned (the loose octree's root grew without end).
+    tumble::World w;
+    tumble::BodyDef def;
+    const tumble::BodyId keep = w.create_body(def);
+    def.position = {3e38f, 0.0f, 0.0f};
+    EXPECT_THROW(w.create_body(def), tumble::InvalidArgument);
+    def.position = {0.0f, 0.0f, 0.0f};
+    def.half_extents = {3e38f, 1.0f, 1.0f};
+    EXPECT_THROW(w.create_body(def), tumble::InvalidArgument);
+    EXPECT_EQ(w.body_count(), 1u);
+    EXPECT_EQ(w.body(keep).position, glm::vec3(0.0f));
+    w.step(1.0f / 60.0f);
+    EXPECT_TRUE(std::isfinite(w.body(keep).position.y));
+}
+
 // --- OBJ loading --------------------------------------------------------------------------------------------------
 
 std::filesystem::path write_temp(const std::string& name, const std::string& text) {
@@ -311,6 +329,42 @@ TEST(ObjLoading, ErrorsNameTheFileAndLine) {
     const auto degen = write_temp("h.obj", "v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 1 0\nf 1 2 3\nf 1 2 4\n");
     EXPECT_NE(tumble::load_obj(degen).mesh.validate(), "");
     EXPECT_EQ(tumble::load_obj(degen, true).mesh.triangle_count(), 1u);
+}
+
+TEST(ObjLoading, MaterialLibrariesAreNotOpened) {
+    // A 'mtllib' line made tinyobjloader open that file beside the OBJ; one naming /dev/zero (through '..') was read
+    // for ever, growing a line until memory ran out (the fuzz target's run hit its memory limit). Materials are not
+    // used, so load_obj gives tinyobjloader the text alone. The load runs in a child process that an alarm ends.
+    const std::filesystem::path dir = std::filesystem::temp_directory_path();
+    const std::filesystem::path zero = std::filesystem::relative("/dev/zero", dir);
+    const auto p = write_temp("mtllib.obj", "mtllib " + zero.string() + "\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl x\nf 1 2 3\n");
+    EXPECT_EXIT(
+        {
+            alarm(10);
+            std::exit(tumble::load_obj(p).mesh.triangle_count() == 1 ? 0 : 1);
+        },
+        ::testing::ExitedWithCode(0), "");
+}
+
+TEST(ObjLoading, LoneCarriageReturnsEndLinesForTheCheckToo) {
+    // Found by fuzz_load_obj: tinyobjloader ends a line at a lone "\r", the line check did not, so "#\rf 1 2 9" was a
+    // comment to the check and a face using vertex 9 of 3 to tinyobjloader. load_obj returned the out-of-range index
+    // (and read past the vertices with drop_degenerate). Now both split lines alike and the face is refused.
+    const auto p = write_temp("cr.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\n#\rf 1 2 9\n");
+    for (bool drop : {false, true}) {
+        try {
+            tumble::load_obj(p, drop);
+            ADD_FAILURE() << "no error for a face with vertex 9 of 3 (drop_degenerate " << drop << ")";
+        } catch (const tumble::FileError& e) {
+            EXPECT_NE(std::string(e.what()).find(":5: vertex index 9 is out of range"), std::string::npos) << e.what();
+        }
+    }
+    // Old Mac line ends and CRLF load like "\n".
+    for (const char* end : {"\r", "\r\n"}) {
+        std::string text;
+        for (const char* line : {"v 0 0 0", "v 1 0 0", "v 0 1 0", "f 1 2 3"}) text += std::string(line) + end;
+        EXPECT_EQ(tumble::load_obj(write_temp("ends.obj", text)).mesh.triangle_count(), 1u);
+    }
 }
 
 }  // namespace

@@ -235,6 +235,36 @@ TEST_F(EachTarget, EverySizeAroundTheVectorWidths) {
     }
 }
 
+TEST_F(EachTarget, TinyPairsGiveTheScalarContact) {
+    // Found by fuzz_narrowphase: boxes of about 5e-22 m. The collide kernel certified an edge contact where the scalar
+    // collide() reports a face of half that depth: its float intervals assume relative round-off, which products of
+    // such small values lose to underflow. Scaled up by 2^40 the same pair was right. Tiny pairs now go to the scalar
+    // test.
+    const Obb a{{8.82768707e-39f, 4.23942989e-22f, 5.16524007e-22f},
+                glm::mat3(glm::vec3(0.00222343206f, 0.999995112f, 0.00221851468f),
+                          glm::vec3(0.00221851468f, -0.00222349167f, 0.999995112f),
+                          glm::vec3(0.999995112f, -0.00221851468f, -0.00222349167f)),
+                {5.16524007e-22f, 5.16524007e-22f, 5.16524007e-22f}};
+    const Obb b{{5.16524007e-22f, 5.16524007e-22f, 4.60275726e-22f},
+                glm::mat3(glm::vec3(-0.112480283f, 0.00955099612f, 0.993608057f),
+                          glm::vec3(-0.00955099612f, 0.999897242f, -0.0106926607f),
+                          glm::vec3(-0.993608057f, -0.0106926607f, -0.112377524f)),
+                {1.10340349e-37f, 8.82768707e-39f, 4.23942989e-22f}};
+    const std::optional<tumble::Contact> want = tumble::collide(a, b);
+    ASSERT_TRUE(want);
+    for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        const ObbBatch ba(std::span<const Obb>(&a, 1)), bb(std::span<const Obb>(&b, 1));
+        std::optional<tumble::Contact> got;
+        tumble::collide(ba, bb, std::span<std::optional<tumble::Contact>>(&got, 1));
+        ASSERT_TRUE(got) << hwy::TargetName(target);
+        EXPECT_EQ(got->axis, want->axis) << hwy::TargetName(target);
+        EXPECT_EQ(got->negative, want->negative) << hwy::TargetName(target);
+        EXPECT_EQ(std::memcmp(&got->depth, &want->depth, sizeof(float)), 0) << hwy::TargetName(target);
+        EXPECT_EQ(std::memcmp(&got->normal, &want->normal, sizeof(glm::vec3)), 0) << hwy::TargetName(target);
+    }
+}
+
 TEST(Batch, ChecksSizesAndIndices) {
     ObbBatch a, b;
     for (int i = 0; i < 3; ++i) a.push_back(Obb{});

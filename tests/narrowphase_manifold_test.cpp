@@ -221,6 +221,48 @@ TEST(ManifoldBoxTriangle, DegenerateTriangleOnABoxFaceGivesTheSegmentsEnds) {
     EXPECT_NEAR(hi, 0.5f, 1e-6f);
 }
 
+TEST(ManifoldBoxTriangle, EdgeAxisTakenOnATieUsesTheVertexThatTouches) {
+    // Found by fuzz_narrowphase: a box that is a vertical segment, touched (depth 0) by the vertex c of a thin
+    // triangle. Several axes tie at depth 0 and the SAT takes the edge axis (box y) x (edge a-b); the manifold then
+    // paired the segment with edge a-b, which does not touch it, and gave point_a - point_b = 0.08 m with depth 0.
+    // The point is now the vertex that lies lowest along the normal, where the shapes do touch.
+    const Obb segment{{0, 0.899902344f, 0},
+                      glm::mat3(glm::vec3(0.97676748f, 0, 0.214301959f), glm::vec3(0, -1, 0),
+                                glm::vec3(0.214301959f, 0, -0.976767421f)),
+                      {0, 0.899902344f, 0}};
+    const Triangle t{{0.00390625f, -2.98828125f, 0}, {-0.0625f, 1.93772294e-38f, 0.05078125f}, {0, 0.00341796875f, 0}};
+    const auto c = tumble::collide(segment, t);
+    ASSERT_TRUE(c);
+    const auto m = tumble::collide_manifold(segment, t);
+    ASSERT_TRUE(m);
+    ASSERT_EQ(m->count, 1);
+    const tumble::ManifoldPoint& p = m->points[0];
+    EXPECT_LT(glm::length(p.point_a - p.point_b - p.depth * m->normal), 1e-6f);
+    EXPECT_LT(glm::length(p.point_b - t.c), 1e-6f);
+    if (m->axis >= 4) {
+        EXPECT_EQ(tumble::feature_b(p.id), tumble::triangle_vertex_feature(2));
+    }
+}
+
+TEST(Manifold, ShapesWithoutAnyAxisGiveNothing) {
+    // Found by fuzz_narrowphase (UBSan: index -1 out of bounds in box_reference): boxes whose axes are all zero leave
+    // the SAT no axis at all; collide() reports an overlap on axis -1 and the manifold indexed the reference box's
+    // axes with it. Invalid shapes give an unspecified answer, but never a read out of bounds: now no manifold.
+    const Obb zero{glm::vec3(0.0f), glm::mat3(0.0f), glm::vec3(0.0f)};
+    const Obb unit{glm::vec3(0.0f), glm::mat3(1.0f), glm::vec3(1.0f)};
+    ASSERT_TRUE(tumble::collide(zero, zero));
+    EXPECT_EQ(tumble::collide(zero, zero)->axis, -1);
+    EXPECT_FALSE(tumble::collide_manifold(zero, zero));
+    const tumble::ObbD zero_d{glm::dvec3(0.0), glm::dmat3(0.0), glm::dvec3(0.0)};
+    EXPECT_FALSE(tumble::collide_manifold(zero_d, zero_d));
+    const Triangle point{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    ASSERT_TRUE(tumble::collide(zero, point));
+    EXPECT_EQ(tumble::collide(zero, point)->axis, -1);
+    EXPECT_FALSE(tumble::collide_manifold(zero, point));
+    // One box with axes is enough for a manifold.
+    EXPECT_TRUE(tumble::collide_manifold(unit, zero));
+}
+
 TEST(Manifold, SeparatedAndNonFiniteInputGiveNothing) {
     const Obb a{glm::vec3(0.0f), glm::mat3(1.0f), glm::vec3(1.0f)};
     Obb b = a;

@@ -385,6 +385,29 @@ TEST(SweepConventions, InitialOverlapAndZeroDisplacement) {
     EXPECT_FALSE(tumble::sweep(Obb{{0.3f, 2.001f, 0}, glm::mat3(1.0f), {1, 1, 1}}, glm::vec3(2, 0.5f, 0), a));
 }
 
+TEST(SweepConventions, ZeroMotionOnATouchingPairThatCollideCallsSeparatedIsNoHit) {
+    // Found by fuzz_narrowphase: a box against a box 5.5e29 m long, not moving. The sweep's intervals say the pair
+    // touches at t = 0 while collide() rounds it to separated; the sweep then fell back to the latest entering axis,
+    // but with no motion no axis enters, and it returned axis -1 with a NaN normal. It now agrees with collide().
+    const Obb a{{0, 3689984, 6250240},
+                glm::mat3(glm::vec3(-0.0219752789f, 0.994716287f, -0.100281566f),
+                          glm::vec3(-0.100523442f, 0.0975991488f, 0.990136027f),
+                          glm::vec3(0.994691849f, 0.0318392515f, 0.0978476405f)),
+                {7368704, 7368704, 3503104}};
+    const Obb b{{7959552, 4809984, -768768},
+                glm::mat3(glm::vec3(-0.335385561f, 0.664637923f, -0.667662621f),
+                          glm::vec3(-0.664591551f, 0.335385263f, 0.667708755f),
+                          glm::vec3(0.667708755f, 0.667662621f, 0.329229176f)),
+                {5.54286406e+29f, 57088, 0}};
+    for (const glm::vec3& d : {glm::vec3(0.0f), glm::vec3(1.0f, 0.0f, 0.0f)}) {
+        const auto hit = tumble::sweep(a, d, b);
+        if (!hit) continue;
+        EXPECT_GE(hit->axis, 0);
+        EXPECT_TRUE(std::isfinite(hit->normal.x) && std::isfinite(hit->normal.y) && std::isfinite(hit->normal.z));
+    }
+    EXPECT_EQ(tumble::sweep(a, glm::vec3(0.0f), b).has_value(), tumble::overlap(a, b));
+}
+
 TEST(SweepConventions, NonFiniteInputIsNoHit) {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float inf = std::numeric_limits<float>::infinity();

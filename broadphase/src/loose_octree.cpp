@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include <tumble/error.hpp>
 #include <tumble/narrowphase/validate.hpp>
@@ -40,6 +41,19 @@ float largest_side(const Aabb& box) {
 constexpr float kRangeSlack = 1e-3f;
 
 constexpr double kNoHit = std::numeric_limits<double>::infinity();
+
+// The cells from = ceil(lo) to = floor(hi) of a range of cell coordinates, limited to [0, last] (from > to when the
+// range misses the grid). lo and hi are clamped to [-1, last + 1] while still floating point: a box far outside the
+// root gives coordinates beyond what an int64 holds, and converting those is undefined behaviour (found by UBSan
+// through World::sweep_box, a query box 1e31 cells away). A NaN counts as the whole range.
+template <class T>
+void cell_span(T lo, T hi, std::int64_t last, std::int64_t& from, std::int64_t& to) {
+    const T below = T(-1), above = T(last) + T(1);
+    lo = lo > below ? (lo < above ? lo : above) : below;
+    hi = hi < above ? (hi > below ? hi : below) : above;
+    from = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil(lo)));
+    to = std::min<std::int64_t>(last, static_cast<std::int64_t>(std::floor(hi)));
+}
 
 // Parameter at which the segment o + t d, t in [lo, hi], enters the closed box (lo when it starts inside), or
 // kNoHit. `inv` holds 1 / d per axis; axes with d = 0 are decided by the origin alone.
@@ -161,12 +175,38 @@ std::uint64_t LooseOctree::key_for(const Aabb& box) const {
     return pack(depth, coord[0], coord[1], coord[2]);
 }
 
-bool LooseOctree::fits_root(const Aabb& box) const {
+namespace {
+
+bool fits(const glm::vec3& root_min, float root_size, const Aabb& box) {
     const glm::vec3 c = box.center();
-    const glm::vec3 hi = root_min_ + glm::vec3(root_size_);
-    return largest_side(box) <= root_size_ && c.x >= root_min_.x && c.y >= root_min_.y && c.z >= root_min_.z &&
+    const glm::vec3 hi = root_min + glm::vec3(root_size);
+    return largest_side(box) <= root_size && c.x >= root_min.x && c.y >= root_min.y && c.z >= root_min.z &&
            c.x < hi.x && c.y < hi.y && c.z < hi.z;
 }
+
+// Throws unless doubling the root as grow_to_fit does reaches a root that holds `box` while the root stays finite.
+// Without this a box far out (|x| near FLT_MAX, or a side that overflows) made the root's size overflow to infinity,
+// its far corner NaN, and grow_to_fit loop forever.
+void require_reachable(glm::vec3 root_min, float root_size, const Aabb& box, const char* where) {
+    const glm::vec3 c = box.center();
+    while (!fits(root_min, root_size, box)) {
+        for (int k = 0; k < 3; ++k)
+            if (c[k] < root_min[k]) root_min[k] -= root_size;
+        root_size *= 2.0f;
+        const glm::vec3 hi = root_min + glm::vec3(root_size);
+        if (!(std::isfinite(root_size) && std::isfinite(root_min.x) && std::isfinite(root_min.y) &&
+              std::isfinite(root_min.z) && std::isfinite(hi.x) && std::isfinite(hi.y) && std::isfinite(hi.z)))
+            throw InvalidArgument(std::string(where) + ": box [" + std::to_string(box.min.x) + ", " +
+                                  std::to_string(box.min.y) + ", " + std::to_string(box.min.z) + "] - [" +
+                                  std::to_string(box.max.x) + ", " + std::to_string(box.max.y) + ", " +
+                                  std::to_string(box.max.z) +
+                                  "] is too large or too far out for the octree (its root cube would overflow a float)");
+    }
+}
+
+}  // namespace
+
+bool LooseOctree::fits_root(const Aabb& box) const { return fits(root_min_, root_size_, box); }
 
 void LooseOctree::grow_to_fit(const Aabb& box) {
     while (!fits_root(box)) {
@@ -239,7 +279,10 @@ void LooseOctree::unlink(ProxyId id) {
 
 ProxyId LooseOctree::insert(const Aabb& box, std::uint64_t user_data) {
     require_valid(box, "LooseOctree::insert: box");
-    if (!fits_root(box)) grow_to_fit(box);
+    if (!fits_root(box)) {
+        require_reachable(root_min_, root_size_, box, "LooseOctree::insert");
+        grow_to_fit(box);
+    }
     ProxyId id;
     if (!free_proxies_.empty()) {
         id = free_proxies_.back();
@@ -260,6 +303,7 @@ ProxyId LooseOctree::insert(const Aabb& box, std::uint64_t user_data) {
 void LooseOctree::update(ProxyId id, const Aabb& box) {
     if (!contains(id)) throw InvalidArgument("LooseOctree::update: proxy " + std::to_string(id) + " does not exist");
     require_valid(box, "LooseOctree::update: box");
+    if (!fits_root(box)) require_reachable(root_min_, root_size_, box, "LooseOctree::update");
     Proxy& p = proxies_[id];
     p.box = box;
     if (!fits_root(box)) {
@@ -296,8 +340,7 @@ void LooseOctree::for_each_cell_in_range(int depth, const Aabb& box, F&& f) cons
     for (int k = 0; k < 3; ++k) {
         const float lo = (box.min[k] - reach - root_min_[k]) / s - 1.0f - kRangeSlack;
         const float hi = (box.max[k] + reach - root_min_[k]) / s + kRangeSlack;
-        from[k] = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil(std::max(lo, -1.0f))));
-        to[k] = std::min<std::int64_t>(last, static_cast<std::int64_t>(std::floor(std::min(hi, float(last) + 1.0f))));
+        cell_span(lo, hi, last, from[k], to[k]);
         if (from[k] > to[k]) return;
     }
     // Probe the hash table cell by cell, or, when the range holds more cells than the level has occupied ones
@@ -403,8 +446,7 @@ void LooseOctree::snapshot_cell_pairs(const PairSearch& search, std::size_t i, s
         for (int k = 0; k < 3; ++k) {
             const float lo = (reach.min[k] - half - root_min_[k]) / s - 1.0f - kRangeSlack;
             const float hi = (reach.max[k] + half - root_min_[k]) / s + kRangeSlack;
-            from[k] = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil(std::max(lo, -1.0f))));
-            to[k] = std::min<std::int64_t>(top, static_cast<std::int64_t>(std::floor(std::min(hi, float(top) + 1.0f))));
+            cell_span(lo, hi, top, from[k], to[k]);
             empty = empty || from[k] > to[k];
         }
         if (empty) continue;
@@ -566,8 +608,7 @@ void LooseOctree::walk_ray(const glm::vec3& origin, const glm::vec3& direction, 
                 // Loose cell j reaches [lo, hi] when j >= lo/s - 1.5 and j <= hi/s + 0.5 (for_each_cell_in_range).
                 const double lo = (std::min(pa, pb) - root_min[k]) / s - 1.5 - kRangeSlack;
                 const double hi = (std::max(pa, pb) - root_min[k]) / s + 0.5 + kRangeSlack;
-                from[k] = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil(std::max(lo, -1.0))));
-                to[k] = std::min<std::int64_t>(last, static_cast<std::int64_t>(std::floor(std::min(hi, double(last) + 1.0))));
+                cell_span(lo, hi, last, from[k], to[k]);
                 empty = empty || from[k] > to[k];
             }
             if (empty) continue;

@@ -66,9 +66,26 @@ bool parse_int(std::string_view s, long& out) {
     return ec == std::errc() && ptr == end;
 }
 
+// The text with every line ending ("\r\n", a lone "\r" or "\n") made "\n". tinyobjloader ends lines at all three;
+// the check below splits at "\n" only, so without this a line such as "#\rf 1 2 9" was one comment to the check and
+// a face with an unchecked index to tinyobjloader.
+std::string normalise_line_ends(std::string text) {
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\r') {
+            text[out++] = '\n';
+            if (i + 1 < text.size() && text[i + 1] == '\n') ++i;
+        } else {
+            text[out++] = text[i];
+        }
+    }
+    text.resize(out);
+    return text;
+}
+
 // tinyobjloader accepts malformed numbers silently (as 0), so the file is first checked line by line here to give
-// errors with their line numbers; then tinyobjloader reads it.
-void check_obj_lines(const std::filesystem::path& path, std::istream& in, std::vector<SpawnPoint>& spawns) {
+// errors with their line numbers; then tinyobjloader reads it. Returns the number of vertices.
+long check_obj_lines(const std::filesystem::path& path, std::istream& in, std::vector<SpawnPoint>& spawns) {
     std::string line;
     long vertices = 0;
     long number = 0;
@@ -108,31 +125,49 @@ void check_obj_lines(const std::filesystem::path& path, std::istream& in, std::v
             spawns.push_back(s);
         }
     }
+    return vertices;
 }
 
 }  // namespace
 
 ObjFile load_obj(const std::filesystem::path& path, bool drop_degenerate) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw FileError(path.string() + ": cannot open the file (missing or unreadable)");
+    std::ifstream file(path, std::ios::binary);
+    if (!file) throw FileError(path.string() + ": cannot open the file (missing or unreadable)");
+    std::ostringstream raw;
+    raw << file.rdbuf();
+    if (file.bad()) throw FileError(path.string() + ": error while reading the file");
+    // The check and tinyobjloader read the same text, split into the same lines.
+    const std::string text = normalise_line_ends(std::move(raw).str());
     ObjFile out;
-    check_obj_lines(path, in, out.spawns);
+    std::istringstream lines(text);
+    const long checked_vertices = check_obj_lines(path, lines, out.spawns);
 
     tinyobj::ObjReaderConfig config;
     config.triangulate = true;
     config.vertex_color = false;
     tinyobj::ObjReader reader;
-    if (!reader.ParseFromFile(path.string(), config))
+    // From memory, with no material text: materials are not used, and a `mtllib` line must not make the loader open
+    // other files (a `mtllib` naming /dev/zero would never end).
+    if (!reader.ParseFromString(text, std::string(), config))
         throw FileError(path.string() + ": " + reader.Error());
 
     const tinyobj::attrib_t& attrib = reader.GetAttrib();
     const std::size_t vertex_count = attrib.vertices.size() / 3;
+    // Both readers must agree on the vertices for the indices checked above to mean the same; if they ever do not,
+    // refuse the file rather than index out of range.
+    if (vertex_count != static_cast<std::size_t>(checked_vertices))
+        throw FileError(path.string() + ": tinyobjloader read " + std::to_string(vertex_count) + " vertices where " +
+                        std::to_string(checked_vertices) + " 'v' lines were checked");
     out.mesh.vertices.resize(vertex_count);
     for (std::size_t v = 0; v < vertex_count; ++v)
         out.mesh.vertices[v] = {attrib.vertices[3 * v], attrib.vertices[3 * v + 1], attrib.vertices[3 * v + 2]};
     for (const tinyobj::shape_t& shape : reader.GetShapes()) {
         const std::vector<tinyobj::index_t>& idx = shape.mesh.indices;
         for (std::size_t t = 0; t + 2 < idx.size(); t += 3) {
+            for (std::size_t k = t; k < t + 3; ++k)
+                if (idx[k].vertex_index < 0 || static_cast<std::size_t>(idx[k].vertex_index) >= vertex_count)
+                    throw FileError(path.string() + ": a face uses vertex index " + std::to_string(idx[k].vertex_index) +
+                                    " (0-based) of " + std::to_string(vertex_count) + " vertices");
             const std::uint32_t tri[3] = {static_cast<std::uint32_t>(idx[t].vertex_index),
                                           static_cast<std::uint32_t>(idx[t + 1].vertex_index),
                                           static_cast<std::uint32_t>(idx[t + 2].vertex_index)};

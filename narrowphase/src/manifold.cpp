@@ -567,6 +567,25 @@ ManifoldT<T> build(const detail::BoxTriD& p, const detail::SatAxis& s, const dve
     closest_points(a0, a1 - a0, v[j], E[j], pa, pb);
     const double depth = glm::dot(pa - pb, s.normal);
     pts[0] = {pb, keep.signed_depth ? depth : std::max(depth, 0.0), feature_id(fa, triangle_edge_feature(j))};
+    // When the SAT took this axis on a tie (a touching pair: several axes at depth 0), edge j may not reach the box
+    // edge at all: the closest points then lie apart across the normal (point_a != point_b + depth * normal; found by
+    // fuzz_narrowphase), and the vertex off edge j may be what touches. Take that vertex when it does better.
+    const auto off = [&](const dvec3& qa, const dvec3& qb) {
+        const dvec3 g = qa - qb - glm::dot(qa - qb, s.normal) * s.normal;
+        return glm::dot(g, g);
+    };
+    const double tolerance = 1e-9 * size;
+    if (off(pa, pb) > tolerance * tolerance) {
+        const int opposite = (j + 2) % 3;
+        dvec3 va, vb;
+        closest_points(a0, a1 - a0, v[opposite], dvec3(0.0), va, vb);
+        if (off(va, vb) < off(pa, pb)) {
+            const double vertex_depth = glm::dot(va - vb, s.normal);
+            pts[0] = {vb, keep.signed_depth ? vertex_depth : std::max(vertex_depth, 0.0),
+                      feature_id(fa, triangle_vertex_feature(opposite))};
+            return edge_finish<T>(s, p.exponent, origin, pts[0], va, keep);
+        }
+    }
     return edge_finish<T>(s, p.exponent, origin, pts[0], pa, keep);
 }
 
@@ -590,6 +609,7 @@ std::optional<ManifoldT<T>> manifold(const ObbT<T>& a, const Shape& b, detail::F
     detail::InputOf<T, Shape> p;
     detail::SatAxis s;
     if (!detail::load_and_sat<true, kExact>(a, b, p, &s, trace)) return std::nullopt;
+    if (s.axis < 0) return std::nullopt;  // no axis could be formed (zero axes): no face or edge to take points from
     return build<T>(p, s, dvec3(a.center), Keep{plain_keep(p), false});
 }
 
@@ -602,6 +622,7 @@ std::optional<ManifoldT<T>> speculative(const ObbT<T>& a, const Shape& b, T marg
     if (!detail::load(a, b, p)) return std::nullopt;
     const double m = detail::unscale(static_cast<double>(margin), -p.exponent);
     if (!std::isfinite(m) || !detail::sat<true>(p, &s, m)) return std::nullopt;
+    if (s.axis < 0) return std::nullopt;  // as above
     const ManifoldT<T> out = build<T>(p, s, dvec3(a.center), Keep{m, true, s.depth >= 0.0});
     if (out.count == 0) return std::nullopt;
     return out;

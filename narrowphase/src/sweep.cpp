@@ -88,8 +88,8 @@ bool finite_box(const ObbT<T>& b) {
 
 // Result for a hit found by the window; `initial` is collide() at t = 0 when the shapes already overlap.
 template <class T>
-SweepHitT<T> make_hit(const TimeWindow& w, double travel, double size, double axis_error,
-                      const std::optional<ContactT<T>>& initial) {
+std::optional<SweepHitT<T>> make_hit(const TimeWindow& w, double travel, double size, double axis_error,
+                                     const std::optional<ContactT<T>>& initial) {
     SweepHitT<T> hit;
     if (w.enter() <= 0.0) {
         hit.initially_overlapping = true;
@@ -101,7 +101,10 @@ SweepHitT<T> make_hit(const TimeWindow& w, double travel, double size, double ax
             hit.depth = initial->depth;
             return hit;
         }
-        // collide() rounded the other way on a touching pair: report the latest entry's axis with depth 0.
+        // collide() rounded the other way on a touching pair: report the latest entry's axis with depth 0. When no
+        // axis entered at all (the motion is zero along every axis, e.g. a zero displacement), there is no such axis
+        // and no normal: the pair counts as separated, as collide() has it. (It reported axis -1 and a NaN normal.)
+        if (w.latest(travel, size, axis_error).axis < 0) return std::nullopt;
     }
     const TimeWindow::Entry& e = w.latest(travel, size, axis_error);
     const dvec3 unit = e.L / std::sqrt(glm::dot(e.L, e.L));

@@ -17,6 +17,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <tumble/tumble.hpp>
@@ -118,6 +119,8 @@ void write_golden(const std::filesystem::path& path, const Golden& golden);
 /// incomplete. The hashes are read as written, not recomputed: a golden edited by hand keeps its old hashes, and
 /// `check` compares states, not hashes.
 Golden read_golden(const std::filesystem::path& path);
+/// As read_golden, from text already in memory; `origin` names the file in messages. Throws `FileError`.
+Golden parse_golden(std::string_view text, const std::filesystem::path& origin);
 
 /// How far apart two states of a box are.
 struct StateDistance {
@@ -165,7 +168,7 @@ CheckResult check(const Scene& scene, const Golden& golden, const Tolerance& tol
 /// the expected and actual values, how far apart they are and how many other states differ.
 std::string format_report(const Scene& scene, const Golden& golden, const Tolerance& tolerance, const CheckResult& r);
 
-/// Shortest decimal that reads back to exactly `v` as a float.
+/// Shortest decimal that reads back to exactly `v` as a float; "-0.0" for a negative zero ("-0" reads as +0 in JSON).
 std::string shortest(float v);
 
 /// Writes `scene` as a scene file (docs/scenes.md) that load_scene reads back to the same boxes, meshes and

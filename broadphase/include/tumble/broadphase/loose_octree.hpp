@@ -72,10 +72,11 @@ public:
                          float depth_bias = 0.5f);
 
     /// Adds a proxy with world AABB `box` and an opaque `user_data`. Throws `InvalidArgument` (octree unchanged) when
-    /// the box is not finite or has min > max.
+    /// the box is not finite, has min > max, or is so large or so far out (coordinates near FLT_MAX = 3.4e38 m) that
+    /// the root cube, grown by doubling to hold it, would overflow a float.
     ProxyId insert(const Aabb& box, std::uint64_t user_data);
-    /// Moves a proxy to a new AABB. O(1) when it stays in its cell. Throws `InvalidArgument` for a bad box or an
-    /// unknown id (octree unchanged).
+    /// Moves a proxy to a new AABB. O(1) when it stays in its cell. Throws `InvalidArgument` for a bad box (as for
+    /// insert) or an unknown id (octree unchanged).
     void update(ProxyId id, const Aabb& box);
     /// Removes a proxy; its id may be reused. Throws `InvalidArgument` for an unknown id.
     void remove(ProxyId id);

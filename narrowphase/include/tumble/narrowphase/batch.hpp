@@ -20,7 +20,8 @@
 /// parallel to tell, NaN or infinite input, magnitudes that overflow float) is finished by the scalar test itself.
 /// `collide` computes the contact of a pair proven overlapping in SIMD as well (the axis from float intervals on every
 /// axis's depth, then sign, depth and normal on that axis in double) and keeps it only when every value is certified
-/// to round to the float the scalar `collide` returns; otherwise the pair goes to the scalar `collide`.
+/// to round to the float the scalar `collide` returns; otherwise the pair goes to the scalar `collide`, as do pairs
+/// smaller than 2^-40 m (sum of extents and centre distance), where float underflow voids the certificate.
 ///
 /// Guarantee: every result equals what the scalar `overlap(a, b)` / `collide(a, b)` returns for the same pair, bit
 /// for bit, on every CPU; the tests check it target by target. Like the scalar tests these never report an error

@@ -40,11 +40,14 @@ inline constexpr int kMaxManifoldPoints = 4;
 
 /// One contact point of a manifold, world frame, metres.
 ///
-/// - `point_a`: on the surface of A (the first box), inside or on B;
-/// - `point_b`: on the surface of B (the second box, or the triangle), inside or on A;
+/// - `point_a`: on the surface of A (the first box);
+/// - `point_b`: on the surface of B (the second box, or the triangle);
 ///   point_a = point_b + depth * normal: moving B by `depth` along the normal brings point_b onto point_a.
-///   For a face contact, the point on the incident face is the clipped point and the other one is its projection
-///   onto the reference face; for an edge-edge contact they are the closest points of the two edges.
+///   For a face contact, the point on the incident face is the clipped point, within the side planes of the
+///   reference face and `depth` below it (so outside a reference box thinner than that), and the other one is its
+///   projection onto the reference face, which lies outside the incident shape when that shape is tilted against the
+///   face (a corner of a turned box below a face projects up past the box's sides); for an edge-edge contact they
+///   are the closest points of the two edges.
 /// - `depth`: this point's penetration in metres, >= 0: its distance below the reference face (or between the two
 ///   edges). At most the manifold's depth; the deepest point of a face contact has the manifold's depth unless
 ///   the deepest incident corner lies outside the reference face.
@@ -115,8 +118,9 @@ constexpr int feature_b(std::uint32_t id) { return static_cast<int>((id >> 8) & 
 ///
 /// Precision: computed in double like `collide`; the points are as accurate as the shapes (~1e-7 of the size for
 /// float input, whose axes are orthonormal only to that), the clipping tolerates them. Bad input: like `collide`,
-/// no validation and no exception; NaN or infinite input gives an empty result. Zero half extents (flat boxes,
-/// segments, points) are supported.
+/// no validation and no exception; NaN or infinite input gives an empty result, and so do shapes from which no
+/// separating axis can be formed at all (zero-length axes, for which `collide` reports axis -1). Zero half extents
+/// (flat boxes, segments, points) are supported.
 template <class T>
 std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& a, const ObbT<T>& b) noexcept;
 
