@@ -63,7 +63,8 @@ struct BodyDef {
     /// max(a, b). Impacts slower than SolverSettings::restitution_threshold are inelastic.
     float restitution = 0.0f;
     /// Keeps the body's orientation: contacts and torques never turn it (characters, and the translation-only
-    /// response of the seeds). Its angular velocity stays 0 unless it is kinematic.
+    /// response of a plain SAT, each body pushed back by half the depth). Its angular velocity stays 0 unless it is
+    /// kinematic.
     bool fixed_rotation = false;
     bool kinematic = false;                          ///< moved by the user only (see above)
     /// A sensor (trigger volume) reports overlaps as contact events (`ContactEvent::sensor`) but never pushes and is
