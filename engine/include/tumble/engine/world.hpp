@@ -137,8 +137,8 @@ struct WorldSettings {
     /// the interior edges of tessellated floors and grids of boxes ("ghost collisions"). false treats every triangle
     /// edge and every box face as a real corner, as the exact SAT sees them: for comparisons and tests.
     bool active_edges_only = true;
-    /// Threads that run the step's broadphase pair search, mesh queries, narrowphase and solver islands (>= 1; 1 runs
-    /// everything on the calling thread). Results are bit-identical for any number: work is split into chunks that
+    /// Threads that run the step's broadphase pair search, mesh queries, narrowphase and solver islands (1..256; 1
+    /// runs everything on the calling thread). Results are bit-identical for any number: work is split into chunks that
     /// do not depend on it and merged in a fixed order, and solver islands share no dynamic body.
     int threads = 1;
     SleepSettings sleep;
