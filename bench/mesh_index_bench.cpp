@@ -1,6 +1,6 @@
 // Static-mesh index: the BVH (MeshIndex) against a loose octree holding the triangles' AABBs, on the real level's
 // triangles, queried with the swept boxes of falling bodies (the engine's use). Decides which structure the engine
-// uses for static meshes (issue "Tumble end to end", part 3).
+// uses for static meshes (docs/architecture.md, "Broadphase").
 
 #include <filesystem>
 #include <vector>

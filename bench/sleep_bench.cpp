@@ -1,4 +1,4 @@
-// Sleeping (issue 5, part 5): the cost of a step in a settled scene, awake against asleep.
+// Sleeping (docs/game.md, "Sleeping"): the cost of a step in a settled scene, awake against asleep.
 //
 // Scenes, built once per benchmark binary run and settled before timing:
 //   - Grid10k: 10,000 boxes (half extent 0.2 m) standing in 50 x 50 columns of 4 on a static floor box;

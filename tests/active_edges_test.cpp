@@ -1,6 +1,6 @@
-// Active edges (issue 3, part 5): the adjacency and flags on hand-built meshes, the feature tests, and the two
-// scenes of the issue: boxes pushed across tessellated floors of the real levels, and a box sliding over a 10 x 10
-// grid of flush static boxes. Each scene also runs with WorldSettings::active_edges_only switched off, to show that
+// Active edges (docs/narrowphase.md, "Active edges"): the adjacency and flags on hand-built meshes, the feature
+// tests, and two scenes that catch on seams without them: boxes pushed across tessellated floors of the real levels,
+// and a box sliding over a 10 x 10 grid of flush static boxes. Each scene also runs with WorldSettings::active_edges_only switched off, to show that
 // without the flags the same boxes do catch on the seams (so the assertions can fail).
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// World::step allocates nothing once warmed up (issue 6), with one thread or several; and what a body costs in memory.
+// World::step allocates nothing once warmed up, with one thread or several; and what a body costs in memory.
 //
 // This binary replaces the global operator new/delete to count allocations and live bytes (malloc_usable_size), so
 // it must stay a binary of its own.

@@ -1,6 +1,6 @@
-// The character controller (World::move_and_slide): sliding along walls (seed 001's sliding vector), corners, steps,
-// slopes, ceilings, ground reports, depenetration, bad input, and a scripted walk through the real levels that must
-// never end a frame inside geometry or below the floor.
+// The character controller (World::move_and_slide): sliding along walls (the sliding vector of Fauerby 2003), corners,
+// steps, slopes, ceilings, ground reports, depenetration, bad input, and a scripted walk through the real levels that
+// must never end a frame inside geometry or below the floor.
 
 #include <algorithm>
 #include <cmath>
@@ -66,7 +66,8 @@ TEST(Character, WalksOnFlatGroundAndReportsIt) {
 }
 
 TEST(Character, SlidesAlongAWallByRemovingTheNormalComponent) {
-    // Seed 001: on hitting a wall, the remaining motion minus its component along the face normal slides along it.
+    // Collide and slide (Fauerby 2003; Quake III's PM_SlideMove): on hitting a wall, the remaining motion minus its
+    // component along the face normal slides along it.
     World w;
     w.add_mesh(floor_mesh());
     w.create_body(box({2.0f, 1.5f, 0.0f}, {0.5f, 1.5f, 10.0f}, 0.0f));  // wall face at x = 1.5

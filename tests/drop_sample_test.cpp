@@ -1,4 +1,4 @@
-// The end-to-end run of tumble-drop (issue "Tumble end to end"): 1,000 boxes into the bundled real level.
+// The end-to-end run of tumble-drop (README.md): 1,000 boxes into the bundled real level.
 
 #include <filesystem>
 

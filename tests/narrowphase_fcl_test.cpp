@@ -166,9 +166,9 @@ bool separated_for_sure(const tumble::ObbT<T>& a, const Shape& b, const ref::Res
     return false;
 }
 
-// Box-box with float axes: FCL's closed forms assume orthonormal axes, float ones are orthonormal to ~1e-7, which
-// seed 004 shows can flip an edge axis between nearly parallel edges. The disagreement is FCL's when it answers
-// right for the same boxes with their axes made orthonormal.
+// Box-box with float axes: FCL's closed forms assume orthonormal axes, float ones are orthonormal to ~1e-7, which can
+// flip an edge axis between nearly parallel edges (as in the float test of Gomez, Gamasutra 1999). The disagreement is
+// FCL's when it answers right for the same boxes with their axes made orthonormal.
 template <class T, class Shape>
 bool float_axes_explain(const tumble::ObbT<T>& a, const Shape& b, bool overlap) {
     if constexpr (std::is_same_v<T, float> && std::is_same_v<Shape, tumble::ObbT<T>>) {

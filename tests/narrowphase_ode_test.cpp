@@ -42,9 +42,9 @@ void to_ode(const tumble::ObbT<T>& o, dVector3 p, dMatrix3 R, dVector3 side) {
     p[3] = side[3] = 0;
 }
 
-// ODE's closed forms assume orthonormal axes; float axes are orthonormal to ~1e-7 only, which on nearly parallel
-// edges ODE turns into wrong axes (seed 004's failure). ODE gets the same boxes with their axes made orthonormal
-// (testutil::orthonormalized), a change of ~1e-7 of the size, far inside the tolerance.
+// ODE's closed forms assume orthonormal axes; float axes are orthonormal to ~1e-7 only, which on nearly parallel edges
+// ODE turns into wrong axes (the failure of Gomez's float test, Gamasutra 1999). ODE gets the same boxes with their
+// axes made orthonormal (testutil::orthonormalized), a change of ~1e-7 of the size, far inside the tolerance.
 template <class T>
 OdeContact ode_box_box(const tumble::ObbT<T>& a, const tumble::ObbT<T>& b) {
     dVector3 p1, p2, s1, s2, normal;

@@ -1,5 +1,15 @@
-// Regression cases for three mistakes that circulate in published OBB code, each shown to matter: the mistaken
-// rule, written out here in a few lines of our own, gets the case wrong, and Tumble gets it right.
+// Regression tests for mistakes in published SAT and OBB write-ups, each shown to matter: the mistaken rule,
+// written out here in a few lines of our own, gets the case wrong, and Tumble gets it right.
+//   - GomezNearParallel: the float 15-axis test of Gomez, "Simple Intersection Tests for Games" (Gamasutra, 1999),
+//     misses overlaps between nearly parallel edges (Ericson, Real-Time Collision Detection, 2005, section 4.4.1,
+//     adds an epsilon to |R| against it).
+//   - UnnormalisedEdgeDepth: extending the boolean 15-axis test (Gottschalk, Lin and Manocha, SIGGRAPH 1996;
+//     Ericson 4.4.1) to a depth by comparing edge-axis overlaps without dividing by |L|.
+//   - CornerAsBoxRadius: a box-triangle test (13 axes, Akenine-Moller, JGT 2001; Ericson 5.2.9) that projects one
+//     fixed corner of the box instead of its radius.
+//   - CocosObb: Cocos2d-x's OBB class (cocos/3d/CCOBB.cpp): projectPoint and transform.
+//   - TranslationAsCentre: an OBB built from a model-space AABB, a scale and a rotation-translation matrix
+//     (Ericson 4.4) whose centre is taken as the matrix translation.
 
 #include <cmath>
 
@@ -17,7 +27,7 @@ namespace {
 using tumble::Obb;
 using tumble::Triangle;
 
-// The textbook float SAT with unnormalised edge axes and no guard on |R| (the Gamasutra test of seed 004):
+// The textbook float SAT with unnormalised edge axes and no guard on |R| (Gomez, Gamasutra 1999):
 // B's axes in A's frame R = A^T B, T in A's frame, separated when |T.L| > rA + rB on any of the 15 axes.
 bool naive_float_overlap(const Obb& a, const Obb& b) {
     float R[3][3], AR[3][3], t[3];
@@ -49,39 +59,40 @@ bool naive_float_overlap(const Obb& a, const Obb& b) {
     return true;
 }
 
-// Seed 004's failing pair. Its code fills r1 with SetCol(0, (0, 1, e)), SetCol(1, (e, 0, 1)), SetCol(2, (1, e, 0))
-// and then uses the rows r1[i] as B's axes, so as columns the axes are the transpose: (0, e, 1), (1, 0, e), (e, 1, 0).
+// A pair with nearly parallel edges that the float test misses. B's rotation is written as a matrix with the
+// columns (0, 1, e), (e, 0, 1), (1, e, 0) (e = 2^-25) whose rows are B's axes, so as columns the axes are the
+// transpose: (0, e, 1), (1, 0, e), (e, 1, 0).
 constexpr float kEps = 2.980232e-08f;
-const Obb kSeed004A{{0.0f, 0.0f, 0.0f}, glm::mat3(1.0f), {0.5f, 0.5f, 0.5f}};
-const Obb kSeed004B{{8.792448e-27f, -3.507065e+00f, 3.621201e+02f},
+const Obb kNearParallelA{{0.0f, 0.0f, 0.0f}, glm::mat3(1.0f), {0.5f, 0.5f, 0.5f}};
+const Obb kNearParallelB{{8.792448e-27f, -3.507065e+00f, 3.621201e+02f},
                     glm::mat3(glm::vec3(0.0f, kEps, 1.0f), glm::vec3(1.0f, 0.0f, kEps), glm::vec3(kEps, 1.0f, 0.0f)),
                     {5.000000e+02f, 5.000000e+01f, 2.000000e+02f}};
 
-TEST(Seed004, NearParallelEdgesPairOverlaps) {
+TEST(GomezNearParallel, NearParallelEdgesPairOverlaps) {
     // B (1000 x 100 x 400 m) swallows the unit cube A: B spans z from -138 to 862 and y from -203.5 to 196.5.
-    const ref::Result r = ref::box_box(kSeed004A, kSeed004B);
+    const ref::Result r = ref::box_box(kNearParallelA, kNearParallelB);
     ASSERT_FALSE(r.separated);
-    EXPECT_TRUE(tumble::overlap(kSeed004A, kSeed004B));
-    const auto c = tumble::collide(kSeed004A, kSeed004B);
+    EXPECT_TRUE(tumble::overlap(kNearParallelA, kNearParallelB));
+    const auto c = tumble::collide(kNearParallelA, kNearParallelB);
     ASSERT_TRUE(c);
     testutil::Tally tally;
-    EXPECT_EQ(testutil::check_against_reference(kSeed004A, kSeed004B, r, tally), "");
+    EXPECT_EQ(testutil::check_against_reference(kNearParallelA, kNearParallelB, r, tally), "");
     // The naive test misses it: an edge axis made of near-zero R entries reads round-off as separation.
-    EXPECT_FALSE(naive_float_overlap(kSeed004A, kSeed004B));
+    EXPECT_FALSE(naive_float_overlap(kNearParallelA, kNearParallelB));
 }
 
-TEST(Seed004, LiteralTriplesAsColumnsAreSeparated) {
-    // Taking the SetCol triples as the columns gives a different box, 50 m deep along world z around z = 362: it does
+TEST(GomezNearParallel, LiteralTriplesAsColumnsAreSeparated) {
+    // Taking the triples as the columns gives a different box, 50 m deep along world z around z = 362: it does
     // not reach the cube.
-    Obb b = kSeed004B;
+    Obb b = kNearParallelB;
     b.axes = glm::mat3(glm::vec3(0.0f, 1.0f, kEps), glm::vec3(kEps, 0.0f, 1.0f), glm::vec3(1.0f, kEps, 0.0f));
-    EXPECT_TRUE(ref::box_box(kSeed004A, b).separated);
-    EXPECT_FALSE(tumble::overlap(kSeed004A, b));
-    EXPECT_FALSE(tumble::collide(kSeed004A, b));
+    EXPECT_TRUE(ref::box_box(kNearParallelA, b).separated);
+    EXPECT_FALSE(tumble::overlap(kNearParallelA, b));
+    EXPECT_FALSE(tumble::collide(kNearParallelA, b));
 }
 
-TEST(Seed004, NearParallelFamilyAgainstReference) {
-    // Axes within 1e-7 to 1e-3 rad of A's: the regime of seed 004.
+TEST(GomezNearParallel, NearParallelFamilyAgainstReference) {
+    // Axes within 1e-7 to 1e-3 rad of A's: the regime where the float test fails.
     testutil::Random rng(404);
     testutil::Tally tally;
     for (int k = 0; k < 20000; ++k) {
@@ -96,9 +107,9 @@ TEST(Seed004, NearParallelFamilyAgainstReference) {
     EXPECT_GT(tally.checked, 19000);
 }
 
-TEST(Seed000, EdgeDepthIsNormalisedAndAxisIsLeastDistance) {
-    // Seed 000 keeps the edge-axis overlap D = Rab - |T.L| unnormalised and picks the axis of least D/Rab. On this
-    // pair that rule picks edge axis 10 (A_y x B_y), whose true depth is 1.886 m, while the least penetration is
+TEST(UnnormalisedEdgeDepth, EdgeDepthIsNormalisedAndAxisIsLeastDistance) {
+    // The mistaken rule keeps the edge-axis overlap D = Rab - |T.L| unnormalised and picks the axis of least D/Rab. On
+    // this pair that rule picks edge axis 10 (A_y x B_y), whose true depth is 1.886 m, while the least penetration is
     // 0.884 m on edge axis 6.
     const Obb a{{0, 0, 0}, glm::mat3(1.0f), {1.0f, 0.5f, 0.8f}};
     const Obb b{{0.19623214f, -0.00160208752f, 0.144721493f},
@@ -108,16 +119,16 @@ TEST(Seed000, EdgeDepthIsNormalisedAndAxisIsLeastDistance) {
                 {0.971779883f, 0.844271958f, 0.3202236f}};
     const ref::Result r = ref::box_box(a, b);
     ASSERT_FALSE(r.separated);
-    int seed_axis = -1;
+    int mistaken_axis = -1;
     long double best = 1e30L;
     for (int k = 0; k < 15; ++k) {
         const ref::Axis& ax = r.axes[k];
         if (!ax.valid) continue;
         const long double rab = (ax.push_plus + ax.push_minus) / 2 * ax.length;  // rA + rB, unnormalised
         const long double d = ax.depth() * ax.length;                           // Rab - |T.L|, unnormalised
-        if (d / rab < best) best = d / rab, seed_axis = k;
+        if (d / rab < best) best = d / rab, mistaken_axis = k;
     }
-    ASSERT_EQ(seed_axis, 10);
+    ASSERT_EQ(mistaken_axis, 10);
     ASSERT_EQ(r.min_axis, 6);
 
     const auto c = tumble::collide(a, b);
@@ -128,10 +139,10 @@ TEST(Seed000, EdgeDepthIsNormalisedAndAxisIsLeastDistance) {
     EXPECT_EQ(testutil::check_against_reference(a, b, r, tally), "");
 }
 
-TEST(Seed003, BoxRadiusIsTheSupportNotOneCorner) {
-    // Seed 003 projects one fixed corner (top-left-near, here (-1, 1, 1)) to get the box's extent along the triangle
-    // normal. Along n = (1, 1, 0)/sqrt(2) that corner projects to 0, so the box looks like a point there; the true
-    // radius is sqrt(2). A large triangle in the plane x + y = sqrt(2) (1 m from the centre along n) cuts the box.
+TEST(CornerAsBoxRadius, BoxRadiusIsTheSupportNotOneCorner) {
+    // The mistaken test projects one fixed corner (top-left-near, here (-1, 1, 1)) to get the box's extent along the
+    // triangle normal. Along n = (1, 1, 0)/sqrt(2) that corner projects to 0, so the box looks like a point there; the
+    // true radius is sqrt(2). A large triangle in the plane x + y = sqrt(2) (1 m from the centre along n) cuts the box.
     const Obb box{{0, 0, 0}, glm::mat3(1.0f), {1, 1, 1}};
     const float s = std::sqrt(2.0f);
     const Triangle tri{{s + 3.0f, -3.0f, -5.0f}, {-3.0f, s + 3.0f, -5.0f}, {s / 2, s / 2, 5.0f}};
@@ -139,7 +150,7 @@ TEST(Seed003, BoxRadiusIsTheSupportNotOneCorner) {
     const float corner_projection = glm::dot(glm::vec3(-1, 1, 1), n);
     const float plane = glm::dot(tri.a, n);
     ASSERT_NEAR(corner_projection, 0.0f, 1e-6f);
-    ASSERT_GT(plane, corner_projection);  // seed 003: triangle entirely beyond the box on this axis -> "outside"
+    ASSERT_GT(plane, corner_projection);  // the mistaken test: triangle beyond the box on this axis, "outside"
 
     EXPECT_TRUE(tumble::overlap(box, tri));
     const auto c = tumble::collide(box, tri);
@@ -148,11 +159,11 @@ TEST(Seed003, BoxRadiusIsTheSupportNotOneCorner) {
     EXPECT_NEAR(glm::dot(c->normal, n), 1.0f, 1e-6f);
 }
 
-TEST(Seed002, ProjectionOfAPointIsTheDotProduct) {
-    // Seed 002's projectPoint returns dot(point, axis) * |point|: a point's projection grows with its distance from
-    // the origin. Its getInterval passes the arguments swapped, which hides the bug for unit face axes but scales the
-    // intervals of the unnormalised edge axes. Tumble's depths are the true distances along the unit normal, checked
-    // here on an edge contact by moving B by the reported depth: it then just touches.
+TEST(CocosObb, ProjectionOfAPointIsTheDotProduct) {
+    // Cocos2d-x's OBB::projectPoint returns dot(point, axis) * |point|: a point's projection grows with its distance
+    // from the origin. Its getInterval passes the arguments swapped, which hides the bug for unit face axes but scales
+    // the intervals of the unnormalised edge axes. Tumble's depths are the true distances along the unit normal,
+    // checked here on an edge contact by moving B by the reported depth: it then just touches.
     const Obb a{glm::vec3(0.0f), testutil::rotation_about({0, 0, 1}, 0.6), glm::vec3(1.0f)};
     const Obb b{{2.2f, 0.3f, 0.1f}, testutil::rotation_about({1, 1, 0}, 0.9), glm::vec3(0.8f)};
     const auto c = tumble::collide(a, b);
@@ -164,10 +175,10 @@ TEST(Seed002, ProjectionOfAPointIsTheDotProduct) {
     EXPECT_TRUE(tumble::overlap(a, moved));
 }
 
-TEST(Seed002, TransformSeparatesScaleFromRotationPerBoxAxis) {
+TEST(CocosObb, TransformSeparatesScaleFromRotationPerBoxAxis) {
     // A box turned 90 degrees about z (its x axis along world y) scaled by (2, 1, 1) along world axes: the box's
-    // own y axis (along world -x) stretches by 2, its x axis not at all. Seed 002 multiplies extents.x by the
-    // matrix's x scale instead.
+    // own y axis (along world -x) stretches by 2, its x axis not at all. Cocos2d-x's OBB::transform multiplies
+    // extents.x by the matrix's x scale instead.
     const Obb box{{1, 0, 0}, testutil::rotation_about({0, 0, 1}, 1.5707963267948966), {1.0f, 2.0f, 3.0f}};
     const glm::mat4 scale = glm::scale(glm::mat4(1.0f), glm::vec3(2.0f, 1.0f, 1.0f));
     const Obb out = box.transformed(scale);
@@ -189,10 +200,10 @@ TEST(Seed002, TransformSeparatesScaleFromRotationPerBoxAxis) {
     EXPECT_THROW(turned.transformed(scale), tumble::InvalidArgument);
 }
 
-TEST(Seed001, LocalBoxCentreFollowsScaleAndRotation) {
-    // Seed 001 sets the OBB centre to the matrix translation, which is wrong when the model-space box is not centred
-    // on the model origin. Local box [1,3]x[0,2]x[0,2], scale (2,1,1), 90 degrees about z, then translate (10,0,0):
-    // the local centre (2,1,1) scales to (4,1,1), turns to (-1,4,1) and lands at (9,4,1).
+TEST(TranslationAsCentre, LocalBoxCentreFollowsScaleAndRotation) {
+    // The mistaken construction sets the OBB centre to the matrix translation, which is wrong when the model-space box
+    // is not centred on the model origin. Local box [1,3]x[0,2]x[0,2], scale (2,1,1), 90 degrees about z, then
+    // translate (10,0,0): the local centre (2,1,1) scales to (4,1,1), turns to (-1,4,1) and lands at (9,4,1).
     const tumble::Aabb local{{1, 0, 0}, {3, 2, 2}};
     glm::mat4 rt = glm::translate(glm::mat4(1.0f), glm::vec3(10, 0, 0));
     rt = rt * glm::mat4(testutil::rotation_about({0, 0, 1}, 1.5707963267948966));

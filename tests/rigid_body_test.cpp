@@ -1,6 +1,7 @@
 // Rigid-body behaviour against analytic answers: impulses, free spin, collisions with and without restitution,
-// bouncing, tipping, dominoes, a pyramid, ramps with and without friction, and the seeds' half-depth response for
-// equal masses that do not rotate. Each tolerance is stated next to its assertion, with why it is that size.
+// bouncing, tipping, dominoes, a pyramid, ramps with and without friction, and the half-depth response of a plain
+// separating-axis test for equal masses that do not rotate. Each tolerance is stated next to its assertion, with why it
+// is that size.
 
 #include <algorithm>
 #include <cmath>
@@ -309,8 +310,8 @@ TEST(RigidBody, FrictionPointEightHoldsABoxOnAThirtyDegreeRamp) {
 }
 
 TEST(RigidBody, FixedRotationBoxesOfEqualMassMoveHalfTheDepthEach) {
-    // The seeds' response: two overlapping boxes of equal mass that do not rotate are pushed apart by half the
-    // depth each along the contact normal, and are left at rest (no slop, no gravity).
+    // The plain separating-axis response: two overlapping boxes of equal mass that do not rotate are pushed apart by
+    // half the depth each along the contact normal, and are left at rest (no slop, no gravity).
     WorldSettings s = no_gravity();
     s.solver.slop = 0.0f;
     World w(s);

@@ -1,6 +1,7 @@
-// The rigid-body solver on hand-built manifolds: the seeds' response (half the depth each for equal masses that do
-// not rotate), mass weighting, the generalized inverse mass of a turning body against a hand computation,
-// conservation of momentum and angular momentum by contacts, Coulomb friction, and the settings' validation.
+// The rigid-body solver on hand-built manifolds: the plain separating-axis response (half the depth each for equal
+// masses that do not rotate), mass weighting, the generalized inverse mass of a turning body against a hand
+// computation, conservation of momentum and angular momentum by contacts, Coulomb friction, and the settings'
+// validation.
 
 #include <cmath>
 #include <limits>
@@ -71,7 +72,7 @@ SolverSettings exact_projection() {
 tumble::Obb obb(const SolverBody& b, glm::vec3 half) { return {b.position, glm::mat3_cast(b.orientation), half}; }
 
 TEST(PositionSolver, EqualMassesThatDoNotRotateMoveHalfTheDepthEachAndStop) {
-    // The seeds' response: along the contact normal by half the depth each, then touching and at rest.
+    // The plain separating-axis response: along the contact normal by half the depth each, then touching and at rest.
     testutil::Random rng(1);
     int tested = 0;
     for (int k = 0; k < 500; ++k) {

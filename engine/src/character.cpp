@@ -1,8 +1,9 @@
 // The character controller: World::move_and_slide for a kinematic box.
 //
-// Collide and slide (seed 001 ends on it: "the sliding vector" from the motion and the normal of the face hit;
-// Quake III's PM_SlideMove and PM_StepSlideMove for the clip planes, creases and the step-up attempt; Fauerby,
-// "Improved Collision detection and Response", 2003, for stopping short of the contact). One call:
+// Collide and slide (Fauerby, "Improved Collision detection and Response", 2003: the sliding vector, the motion
+// left minus its component along the normal of the face hit, and stopping short of the contact; Quake III Arena's
+// PM_SlideMove and PM_StepSlideMove, id Software's GPL source release of 2005, for the clip planes, creases and the
+// step-up attempt). One call:
 //   0. depenetrate: if the box starts inside something (a body moved into it), push it out along the deepest
 //      contact normal, a few times;
 //   1. slide: sweep the remaining motion (exact swept SAT through World::sweep_box), move to the first contact

@@ -59,7 +59,7 @@ Frame principal_frame(const Eigen::Matrix3d& m) {
     return make_frame({v(0, 2), v(1, 2), v(2, 2)}, {v(0, 1), v(1, 1), v(2, 1)});
 }
 
-// (a) Covariance of the points (seed 002).
+// (a) Covariance of the points (Gottschalk, Lin and Manocha 1996; Ericson 2005, section 4.4.3).
 Frame covariance_frame(std::span<const dvec3> q) {
     dvec3 mean(0.0);
     for (const dvec3& p : q) mean += p;

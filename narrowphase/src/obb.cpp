@@ -1,4 +1,5 @@
-// OBB construction and transformation (seeds 001 and 002; see shapes.hpp for the contract).
+// OBB construction and transformation (Ericson, Real-Time Collision Detection, 2005, section 4.4; see shapes.hpp
+// for the contract and where it differs from common implementations).
 
 #include <tumble/narrowphase/shapes.hpp>
 

@@ -1,6 +1,14 @@
 // tumble-drop: drops boxes into a real Quake III level and reports how the pile ended.
 //
-//   tumble-drop [--level PATH] [--boxes N] [--steps S] [--seed K] [--dt SECONDS] [--no-sleep]
+//   tumble-drop [--level PATH] [--boxes N] [--steps S] [--seed K] [--dt SECONDS] [--threads T] [--no-sleep]
+//
+//   --level PATH    OBJ level (default: the bundled samples/data/oa_dm1.obj)
+//   --boxes N       boxes dropped (1000)
+//   --steps S       steps taken (600)
+//   --seed K        random seed of the spawn (1)
+//   --dt SECONDS    step length (1/60)
+//   --threads T     threads that step the world, 1..256 (1; the result is the same for any count)
+//   --no-sleep      keep every body awake (sleeping is on by default)
 //
 // Progress goes to stderr; the last line of stdout is one JSON object with the keys
 // level, triangles, boxes, steps, ms_per_step, fell_through, max_penetration, resting, state_hash, mean_tilt_deg

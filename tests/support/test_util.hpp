@@ -114,7 +114,8 @@ tumble::TriangleT<T> narrow(const tumble::TriangleD& t) {
 // such as ODE's and FCL's assume; the axes move by ~1e-7. Double boxes are returned as they are: their axes are
 // orthonormal to ~1e-16 already, and re-orthonormalizing would turn exactly parallel edges (shared orientations)
 // into edges 1e-16 rad apart, which those closed forms, having no epsilon on |L|, misread as separating axes
-// (seed 004's failure, in double; ODE then misses overlaps of 0.24 m between unit boxes).
+// (the near-parallel failure of Gomez's float test, Gamasutra 1999, in double; ODE then misses overlaps of 0.24 m
+// between unit boxes).
 template <class T>
 tumble::ObbD orthonormalized(const tumble::ObbT<T>& o) {
     tumble::ObbD d = widen(o);
@@ -204,7 +205,7 @@ inline std::string num(long double x) {
 }
 
 // Relative margin (of the larger shape's half-diagonal) within which a pair counts as touching and is not
-// compared: the "relative 1e-5 of the boxes' size".
+// compared: 1e-5 of the boxes' size.
 inline constexpr long double kTouchMargin = 1e-5L;
 // Depth tolerance: relative to the depth, plus a floor far below anything float input can express.
 inline constexpr long double kDepthRelative = 1e-4L;

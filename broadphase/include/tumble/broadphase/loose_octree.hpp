@@ -5,10 +5,11 @@
 /// Every level d halves the cell size: s_d = W / 2^d for a root cube of side W. With looseness 2 a cell's loose
 /// bound is the cell grown by s_d / 2 on every side, so any AABB whose largest side is at most s_d and whose centre
 /// lies in the cell fits in that cell's loose bound. A proxy's depth is therefore read off its size in O(1)
-/// (d = floor(log2(W / size)) - depth_bias, clamped to 0..max depth) and its cell off its centre; no descent is
-/// needed. `depth_bias` (default 1) stores proxies one level shallower than the deepest that fits: cells are then
-/// 2-4 times a proxy's size and hold several proxies each, which halves the neighbour cells a pair search visits per
-/// proxy at the cost of a few more AABB tests (measured in docs/benchmarks.md).
+/// (d = floor(log2(W / size) - depth_bias), clamped to 0..max depth) and its cell off its centre; no descent is
+/// needed. `depth_bias` (default 0.5, any value in 0..3) stores proxies that many levels shallower than the deepest
+/// that fits: with 0.5 a proxy's cell is 1.4-2.8 times its size (1-2 times with 0, 2-4 times with 1), so cells hold
+/// several proxies each and a pair search visits fewer neighbour cells per proxy, at the cost of a few more AABB
+/// tests (bench/broadphase_bench.cpp takes the bias as an argument; docs/benchmarks.md times the default).
 ///
 /// Cells live in a flat open-addressing hash table keyed by (depth, x, y, z): only occupied cells exist, and each
 /// keeps its proxies' ids in a contiguous array (no node per proxy, nothing pointing from cell to cell). A proxy's

@@ -24,7 +24,8 @@ struct CharacterSettings {
     /// the next one starts free and sliding along a wall is not an initial overlap.
     float skin = 0.005f;
     /// Slide iterations per move (>= 1): each one sweeps what is left of the motion and removes its component into
-    /// the surface hit (seed 001's sliding vector). Four settle corners and creases.
+    /// the surface hit (the sliding vector of Fauerby 2003 and Quake III's PM_SlideMove). Four settle corners and
+    /// creases.
     int max_iterations = 4;
     /// While on the ground and not moving up, the character is pulled down onto walkable ground up to this far
     /// below (metres, >= 0), so it follows slopes and steps down instead of launching off them. The pull also

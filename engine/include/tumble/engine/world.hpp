@@ -63,7 +63,8 @@ struct BodyDef {
     /// max(a, b). Impacts slower than SolverSettings::restitution_threshold are inelastic.
     float restitution = 0.0f;
     /// Keeps the body's orientation: contacts and torques never turn it (characters, and the translation-only
-    /// response of the seeds). Its angular velocity stays 0 unless it is kinematic.
+    /// response of a plain SAT, each body pushed back by half the depth). Its angular velocity stays 0 unless it is
+    /// kinematic.
     bool fixed_rotation = false;
     bool kinematic = false;                          ///< moved by the user only (see above)
     /// A sensor (trigger volume) reports overlaps as contact events (`ContactEvent::sensor`) but never pushes and is
@@ -136,8 +137,8 @@ struct WorldSettings {
     /// the interior edges of tessellated floors and grids of boxes ("ghost collisions"). false treats every triangle
     /// edge and every box face as a real corner, as the exact SAT sees them: for comparisons and tests.
     bool active_edges_only = true;
-    /// Threads that run the step's broadphase pair search, mesh queries, narrowphase and solver islands (>= 1; 1 runs
-    /// everything on the calling thread). Results are bit-identical for any number: work is split into chunks that
+    /// Threads that run the step's broadphase pair search, mesh queries, narrowphase and solver islands (1..256; 1
+    /// runs everything on the calling thread). Results are bit-identical for any number: work is split into chunks that
     /// do not depend on it and merged in a fixed order, and solver islands share no dynamic body.
     int threads = 1;
     SleepSettings sleep;

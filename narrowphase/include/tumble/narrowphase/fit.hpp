@@ -6,9 +6,10 @@
 /// each half extent is half the spread of the points' projections on its axis, and the centre is the middle of
 /// those spreads. What differs between methods is only how the axes are chosen:
 ///
-/// - `FitMethod::covariance`: the eigenvectors of the covariance matrix of the points (seed 002, Cocos2d-x's
-///   `OBB(const Vec3* verts, int num)`), computed with Eigen's `SelfAdjointEigenSolver` instead of the seed's
-///   hand-written Jacobi rotations. Every input point counts once, so the axes follow where the points are dense,
+/// - `FitMethod::covariance`: the eigenvectors of the covariance matrix of the points (Gottschalk, Lin and Manocha
+///   1996, below; Ericson, Real-Time Collision Detection, 2005, section 4.4.3; also Cocos2d-x's
+///   `OBB(const Vec3* verts, int num)`), computed with Eigen's `SelfAdjointEigenSolver` instead of hand-written
+///   Jacobi rotations. Every input point counts once, so the axes follow where the points are dense,
 ///   not the shape's outline: duplicated or clustered vertices pull the box off (the test
 ///   FitObb.CovarianceMethodsRecoverABoxAndOnlyTheHullIgnoresInteriorPoints shows it).
 /// - `FitMethod::hull_covariance`: the eigenvectors of the covariance of the convex hull's *surface*, each hull
@@ -61,7 +62,7 @@ namespace tumble {
 
 /// How `fit_obb` chooses the box axes (see the file comment for sources and behaviour).
 enum class FitMethod {
-    covariance,       ///< eigenvectors of the covariance of the points (seed 002)
+    covariance,       ///< eigenvectors of the covariance of the points (Gottschalk 1996; Ericson 2005, 4.4.3)
     hull_covariance,  ///< eigenvectors of the area-weighted covariance of the convex hull's surface (Gottschalk 1996)
     dito,             ///< DiTO-14 (Larsson and Kallberg 2011) as published: linear time
     dito_refined,     ///< DiTO-14 followed by exact minimum-area-rectangle rotations about the box axes: the tightest

@@ -2,23 +2,26 @@
 /// @file
 /// Separating-axis tests (SAT): OBB-OBB on 15 axes and OBB-triangle on 13 axes.
 ///
-/// Sources: Gottschalk, Lin and Manocha, "OBBTree" (SIGGRAPH 1996) for the 15 axes and the rotation-matrix form
-/// of the projections; Ericson, Real-Time Collision Detection (2005), sections 4.4.1 (OBB-OBB) and 5.2.9
-/// (AABB-triangle, whose 13 axes carry over to a box in its own frame); seed 000 for the table of axes, depths
-/// and response; seed 003 for the box-triangle test in a loose-octree engine; seed 004 for the near-parallel
-/// edge failure of the Gamasutra test.
+/// Sources: Gottschalk, Lin and Manocha, "OBBTree: A Hierarchical Structure for Rapid Interference Detection"
+/// (SIGGRAPH 1996) for the 15 axes and the rotation-matrix form of the projections; Ericson, Real-Time Collision
+/// Detection (2005), sections 4.4.1 (OBB-OBB) and 5.2.9 (AABB-triangle, whose 13 axes carry over to a box in its
+/// own frame); Akenine-Moller, "Fast 3D Triangle-Box Overlap Testing" (Journal of Graphics Tools 6(1), 2001) for
+/// the box-triangle axes. Those are boolean tests; `collide` adds the depth and normal of the axis of least
+/// overlap.
 ///
-/// What is different from the seeds, and why:
+/// Where Tumble differs from common write-ups of these tests, and why:
 /// - The depth on an edge-edge axis L = A_i x B_j is divided by |L|, so it is a distance in metres along a unit
-///   normal. Seed 000 compares unnormalised overlaps and picks the axis by depth/(rA+rB), which chooses the wrong
-///   axis and pushes by the wrong distance (regression tests in tests/narrowphase_seed_test.cpp).
+///   normal. Extending the boolean 15-axis test to depth by comparing the unnormalised overlaps (picking the axis
+///   by depth/(rA+rB)) chooses the wrong axis and pushes by the wrong distance (regression tests in
+///   tests/narrowphase_seed_test.cpp).
 /// - Axes whose cross product is degenerate (parallel edges) are skipped rather than tested with a zero vector;
 ///   the face axes already decide those configurations. Every projection is taken exactly for the boxes as given,
 ///   and an edge axis between nearly parallel edges is formed without cancellation (see the algorithm notes in
-///   sat.cpp), so nearly parallel edges need no |R| + epsilon guard (seed 004): the test neither misses seed 004's
-///   overlap nor pads every radius into false overlaps.
-/// - The box radius on an axis is sum_i h_i |A_i . L|. Seed 003 projects a single corner, which is wrong for
-///   most axes (regression test included).
+///   sat.cpp), so nearly parallel edges need no |R| + epsilon guard (Ericson 2005, section 4.4.1): the test
+///   neither misses the overlaps that the float test of Gomez ("Simple Intersection Tests for Games", Gamasutra
+///   1999) misses on such edges nor pads every radius into false overlaps.
+/// - The box radius on an axis is sum_i h_i |A_i . L|. A box-triangle test that projects one fixed corner of the
+///   box instead is wrong for most axes (regression test included).
 ///
 /// Precision: inputs of either scalar type are evaluated in double internally. Results are exact up to double
 /// round-off for the shapes as given, including float axes that are orthonormal only to ~1e-7: projections use the

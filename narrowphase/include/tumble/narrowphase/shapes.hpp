@@ -68,23 +68,25 @@ struct AabbT {
 /// - `half_extents`: half the box size along each local axis (metres, >= 0; zero gives a flat box, a segment or
 ///   a point, all supported by the narrowphase).
 ///
-/// Construction helpers follow seed 001 (local AABB, scale, rotation-translation matrix) and seed 002 (from an
-/// AABB, corners, point containment, transform with scale separated from rotation).
+/// Construction helpers follow the usual OBB representations (Ericson, Real-Time Collision Detection, 2005,
+/// section 4.4): from a model-space AABB with a scale and a rotation-translation matrix, from an AABB, corners,
+/// point containment, and a transform that separates scale from rotation. The interface resembles Cocos2d-x's OBB
+/// class (cocos/3d/CCOBB.cpp); the comments below say where Tumble's answers differ from it.
 template <class T>
 struct ObbT {
     Vec3T<T> center{T(0)};
     Mat3T<T> axes{T(1)};
     Vec3T<T> half_extents{T(0)};
 
-    /// The OBB equal to an axis-aligned box: identity axes (seed 002's `OBB(const AABB&)`).
+    /// The OBB equal to an axis-aligned box: identity axes (Cocos2d-x's `OBB(const AABB&)`).
     /// A box with min > max on some axis gives a negative half extent: check with `validate`.
     static ObbT from_aabb(const AabbT<T>& box) { return {box.center(), Mat3T<T>(T(1)), box.half_extents()}; }
 
     /// The world OBB of an object whose model-space bounds are `local`, drawn with per-axis `scale` and then the
-    /// rigid `rotation_translation` matrix (column-major, GLM convention, translation in column 3), as in
-    /// seed 001. Unlike seed 001, the centre of an off-centre local box is carried through the scale and the
-    /// rotation instead of being replaced by the object's origin. Negative scale mirrors the box, which is the
-    /// same set, so the extents use |scale|.
+    /// rigid `rotation_translation` matrix (column-major, GLM convention, translation in column 3). The centre of
+    /// an off-centre local box is carried through the scale and the rotation; taking the matrix translation as the
+    /// centre, a common shortcut, puts the box at the object's origin instead. Negative scale mirrors the box,
+    /// which is the same set, so the extents use |scale|.
     /// Throws `InvalidArgument` when the upper 3x3 block is not a rotation (scale or shear inside the matrix:
     /// pass scale separately), or when any input is not finite.
     static ObbT from_local_aabb(const AabbT<T>& local, const Vec3T<T>& scale, const Mat4T<T>& rotation_translation);
@@ -104,7 +106,7 @@ struct ObbT {
         return out;
     }
 
-    /// True when world point `p` lies in the closed box (on the surface counts), seed 002's `containPoint`.
+    /// True when world point `p` lies in the closed box (on the surface counts), as Cocos2d-x's `containPoint`.
     bool contains(const Vec3T<T>& p) const {
         const Vec3T<T> d = p - center;
         for (int i = 0; i < 3; ++i) {
@@ -123,7 +125,9 @@ struct ObbT {
 
     /// The box moved by the affine matrix `m` (column-major; the upper 3x3 block M may hold rotation and scale).
     /// Each local axis u_i maps to M u_i: the new axis is M u_i / |M u_i| and the new half extent h_i |M u_i|,
-    /// which separates scale from rotation (seed 002) also when the box is rotated relative to the scale frame.
+    /// which separates scale from rotation also when the box is rotated relative to the scale frame (Cocos2d-x's
+    /// `OBB::transform` multiplies each extent by the matrix's scale along the same-numbered axis, which is wrong
+    /// for such a box).
     /// The result is a box only when the mapped axes stay orthogonal (uniform scale, or non-uniform scale along
     /// the box's own axes); otherwise the image is a sheared parallelepiped and `InvalidArgument` is thrown, as
     /// it is for a singular or non-finite matrix or a projective last row.

@@ -24,8 +24,8 @@
 /// step, and the manifold's normal (world frame, fixed for the step). In each substep the separation of a point is
 /// recomputed from where its anchors are now: s = (p_b - p_a) . n. A point with s < -slop is pushed apart by the
 /// positional impulse that makes s = -slop, shared by the generalized inverse masses, so contacts conserve momentum
-/// and angular momentum. Two bodies of equal mass that do not rotate (fixed rotation, or the seeds' translation-only
-/// response) therefore each move half the depth.
+/// and angular momentum. Two bodies of equal mass that do not rotate (fixed rotation) therefore each move half the
+/// depth, the translation-only response of a plain separating-axis test.
 
 #include <array>
 #include <cstdint>
@@ -54,8 +54,8 @@ struct SolverSettings {
     /// are inelastic, so resting and slowly landing boxes do not jitter (Box2D v3 and Jolt use 1 m/s).
     float restitution_threshold = 1.0f;
     /// Penetration the solver leaves in resting contacts (metres, >= 0). Resting boxes keep touching by this much;
-    /// 0 (the default) pushes every contact out exactly, as the seeds' response does. The speculative contacts
-    /// and the contacts' engagement keep resting boxes' contacts from flickering without it.
+    /// 0 (the default) pushes every contact out exactly, as a plain separating-axis response does. The speculative
+    /// contacts and the contacts' engagement keep resting boxes' contacts from flickering without it.
     float slop = 0.0f;
 };
 
