@@ -20,6 +20,7 @@
 
 #include <hwy/targets.h>
 
+#include <tumble/narrowphase/batch.hpp>
 #include <tumble/tumble.hpp>
 
 #include "drop_scene.hpp"
