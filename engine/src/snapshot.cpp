@@ -57,7 +57,7 @@ constexpr std::size_t kSizeOffset = 36;
 constexpr std::size_t kChecksumOffset = 44;
 constexpr std::size_t kHeaderSize = 52;
 // Bytes per item of each list, for the reserve estimate and the check that a count fits in what remains.
-constexpr std::size_t kBodyBytes = 184;
+constexpr std::size_t kBodyBytes = 169;
 constexpr std::size_t kTouchBytes = 50;
 constexpr std::size_t kEventBytes = 51;
 constexpr std::size_t kIslandBytes = 9;  // alive flag and two counts
@@ -371,7 +371,10 @@ void write_body(Writer& o, const Impl& w, std::uint32_t slot) {
     o.quat(b.rest_orientation);
     o.u32(b.island);
     o.u8(b.internal_faces);
-    const Aabb box = w.tree_of(b).aabb(b.proxy);
+    // The proxy's box (which the margin of the time it was placed sized). A world that an exception left half
+    // stepped (docs/reliability.md) may have lost the proxy: its box is then the one the body asks for now.
+    const LooseOctree& tree = w.tree_of(b);
+    const Aabb box = tree.contains(b.proxy) && tree.user_data(b.proxy) == slot ? tree.aabb(b.proxy) : w.proxy_box(b);
     o.vec3(box.min);
     o.vec3(box.max);
 }

@@ -352,7 +352,7 @@ public:
     /// identities (u64 each: FNV-1a 64 over every live body's slot, generation, creation order, half extents, mass,
     /// inverse inertia and kind, and every live mesh's slot, generation, creation order, triangle count, triangles,
     /// material, layer and mask), the payload size (u64) and a checksum (u64: FNV-1a 64 over the header before it
-    /// and the whole payload). The payload takes 184 bytes per body, 50 per kept contact, event pair and event, and
+    /// and the whole payload). The payload takes 169 bytes per body, 50 per kept contact, event pair and event, and
     /// 21 plus 28 per stuck point per carried manifold: 56 kB for 200 boxes on a level.
     ///
     /// The bytes depend only on the state: the same for any `threads`, and two worlds in the same state give the
