@@ -518,6 +518,9 @@ TEST(Snapshot, BadBytesAreRefusedWithAReasonAndChangeNothing) {
         Bytes turned = good;
         put_u32(turned, first_body + 20, 0x40000000u);  // orientation.w = 2
         expect_refused(w, resealed(turned), "orientation has length", "resealed with a quaternion of length > 1");
+        Bytes island = good;
+        put_u32(island, first_body + 140, 1000000);  // asleep in an island that does not exist
+        expect_refused(w, resealed(island), "which is not a sleeping island", "resealed with a bad island");
         Bytes settings = good;
         put_u32(settings, kHeaderSize + 12, 0);  // solver.substeps = 0
         expect_refused(w, resealed(settings), "settings are out of range", "resealed with 0 substeps");
