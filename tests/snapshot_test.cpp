@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -180,95 +179,83 @@ void advance(LevelScene& s, int from, int to) {
     }
 }
 
-// One uninterrupted run per thread count: the snapshot at step 300 and the state at step 600, computed once.
-struct Reference {
-    Bytes at_save;           // save_state() after kSaveStep steps
-    std::uint64_t at_save_hash = 0;
-    std::size_t sleeping_at_save = 0, contacts_at_save = 0;
-    Bytes at_end;            // save_state() after kEndStep steps
-    std::uint64_t end_hash = 0;
-    double save_ms = 0.0;
+// The level after kSaveStep steps of the game, with what the tests check about the snapshot taken there. Each test
+// runs in a process of its own (gtest_discover_tests), so each builds the runs it needs and no more.
+struct AtSave {
+    LevelScene scene;
+    Bytes bytes;  // save_state()
+    std::uint64_t hash = 0;
 };
 
-const Reference& reference(int threads) {
-    static std::map<int, Reference> cache;
-    if (auto it = cache.find(threads); it != cache.end()) return it->second;
-    Reference r;
-    LevelScene s = build_level(threads);
-    advance(s, 0, kSaveStep);
+AtSave run_to_save(int threads) {
+    AtSave r{build_level(threads), {}, 0};
+    advance(r.scene, 0, kSaveStep);
     const auto t0 = std::chrono::steady_clock::now();
-    r.at_save = s.world->save_state();
-    r.save_ms = ms_since(t0);
-    r.at_save_hash = full_hash(*s.world);
-    r.sleeping_at_save = sleeping_count(*s.world);
-    r.contacts_at_save = s.world->contacts().size();
-    advance(s, kSaveStep, kEndStep);
-    r.at_end = s.world->save_state();
-    r.end_hash = full_hash(*s.world);
-    std::printf("[ snapshot ] %d thread(s): %d boxes, %zu of them asleep and %zu contacts at step %d; snapshot %zu bytes "
-                "saved in %.2f ms\n",
-                threads, kBoxes, r.sleeping_at_save, r.contacts_at_save, kSaveStep, r.at_save.size(), r.save_ms);
-    return cache.emplace(threads, std::move(r)).first->second;
+    r.bytes = r.scene.world->save_state();
+    const double save_ms = ms_since(t0);
+    r.hash = full_hash(*r.scene.world);
+    std::printf("[ snapshot ] %d thread(s): %d boxes, %zu of them asleep and %zu contacts at step %d; snapshot %zu "
+                "bytes saved in %.2f ms\n",
+                threads, kBoxes, sleeping_count(*r.scene.world), r.scene.world->contacts().size(), kSaveStep,
+                r.bytes.size(), save_ms);
+    return r;
 }
 
 class SnapshotThreads : public ::testing::TestWithParam<int> {};
 
 TEST_P(SnapshotThreads, RestoreThenStepRepeatsTheUninterruptedRun) {
-    const Reference& ref = reference(GetParam());
-    ASSERT_GT(ref.sleeping_at_save, 0u) << "some islands must sleep at the snapshot for the test to mean anything";
-    ASSERT_LT(ref.sleeping_at_save, static_cast<std::size_t>(kBoxes)) << "and some bodies still move";
-    ASSERT_GT(ref.contacts_at_save, 0u);
+    AtSave at = run_to_save(GetParam());
+    World& w = *at.scene.world;
+    const std::size_t sleeping = sleeping_count(w);
+    ASSERT_GT(sleeping, 0u) << "some islands must sleep at the snapshot for the test to mean anything";
+    ASSERT_LT(sleeping, static_cast<std::size_t>(kBoxes)) << "and some bodies still move";
+    ASSERT_GT(w.contacts().size(), 0u);
+    advance(at.scene, kSaveStep, kEndStep);
+    const std::uint64_t end_hash = full_hash(w);
+    const Bytes end = w.save_state();
 
     // The world that ran on to step 600 goes back to step 300 and runs the same 300 steps again.
-    LevelScene s = build_level(GetParam());
-    advance(s, 0, kSaveStep);
-    const Bytes at_save = s.world->save_state();
-    ASSERT_EQ(at_save, ref.at_save);
-    advance(s, kSaveStep, kEndStep);
-    ASSERT_EQ(full_hash(*s.world), ref.end_hash);
     const auto t0 = std::chrono::steady_clock::now();
-    s.world->restore_state(ref.at_save);
+    w.restore_state(at.bytes);
     const double restore_ms = ms_since(t0);
-    EXPECT_EQ(full_hash(*s.world), ref.at_save_hash);
-    EXPECT_EQ(s.world->save_state(), ref.at_save) << "the restored world saves the bytes it was restored from";
-    advance(s, kSaveStep, kEndStep);
-    EXPECT_EQ(full_hash(*s.world), ref.end_hash);
-    EXPECT_EQ(s.world->save_state(), ref.at_end) << "everything the snapshot holds is the same at step 600";
+    EXPECT_EQ(full_hash(w), at.hash);
+    EXPECT_EQ(w.save_state(), at.bytes) << "the restored world saves the bytes it was restored from";
+    advance(at.scene, kSaveStep, kEndStep);
+    EXPECT_EQ(full_hash(w), end_hash);
+    EXPECT_EQ(w.save_state(), end) << "everything the snapshot holds is the same at step 600";
     std::printf("[ snapshot ] %d thread(s): restored in %.2f ms\n", GetParam(), restore_ms);
-}
 
-TEST_P(SnapshotThreads, AFreshWorldBuiltByTheSameCallsRestoresToTheSameRun) {
-    const Reference& ref = reference(GetParam());
-    LevelScene s = build_level(GetParam());
-    s.world->restore_state(ref.at_save);
-    EXPECT_EQ(full_hash(*s.world), ref.at_save_hash);
-    advance(s, kSaveStep, kEndStep);
-    EXPECT_EQ(full_hash(*s.world), ref.end_hash);
-    EXPECT_EQ(s.world->save_state(), ref.at_end);
+    // A second world built by the same calls, never stepped, restored from the bytes.
+    LevelScene fresh = build_level(GetParam());
+    fresh.world->restore_state(at.bytes);
+    EXPECT_EQ(full_hash(*fresh.world), at.hash);
+    advance(fresh, kSaveStep, kEndStep);
+    EXPECT_EQ(full_hash(*fresh.world), end_hash);
+    EXPECT_EQ(fresh.world->save_state(), end);
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, SnapshotThreads, ::testing::Values(1, 2),
                          [](const ::testing::TestParamInfo<int>& i) { return std::to_string(i.param) + "threads"; });
 
 TEST(Snapshot, BytesAndResultsDoNotDependOnTheThreadCount) {
-    const Reference& one = reference(1);
-    const Reference& two = reference(2);
-    EXPECT_EQ(one.at_save, two.at_save);
-    EXPECT_EQ(one.at_end, two.at_end);
-    EXPECT_EQ(one.end_hash, two.end_hash);
-    // A snapshot of a one-thread world restored into a two-thread world.
-    LevelScene s = build_level(2);
-    s.world->restore_state(one.at_save);
-    EXPECT_EQ(s.world->settings().threads, 2) << "threads belongs to the world, not to the snapshot";
-    advance(s, kSaveStep, kEndStep);
-    EXPECT_EQ(full_hash(*s.world), one.end_hash);
+    AtSave one = run_to_save(1), two = run_to_save(2);
+    EXPECT_EQ(one.bytes, two.bytes);
+    // The one-thread snapshot restored into the two-thread world (a world at the same state), both run on.
+    two.scene.world->restore_state(one.bytes);
+    EXPECT_EQ(two.scene.world->settings().threads, 2) << "threads belongs to the world, not to the snapshot";
+    advance(one.scene, kSaveStep, kEndStep);
+    advance(two.scene, kSaveStep, kEndStep);
+    EXPECT_EQ(full_hash(*one.scene.world), full_hash(*two.scene.world));
+    EXPECT_EQ(one.scene.world->save_state(), two.scene.world->save_state());
 }
 
 TEST(Snapshot, RestoreUndoesUnrelatedChanges) {
-    const Reference& ref = reference(1);
-    LevelScene s = build_level(1);
+    AtSave at = run_to_save(1);
+    LevelScene& s = at.scene;
     World& w = *s.world;
-    step(w, 20);  // some bodies land, none sleeps yet
+    advance(s, kSaveStep, kEndStep);
+    const std::uint64_t end_hash = full_hash(w);
+    const Bytes end = w.save_state();
     // Moved, spun, pushed, re-filtered, re-tuned, stepped: every kind of change a game makes between frames.
     for (std::size_t i = 0; i < s.ids.size(); i += 7) w.set_position(s.ids[i], w.body(s.ids[i]).position + glm::vec3(0, 0.5f, 0));
     for (std::size_t i = 1; i < s.ids.size(); i += 5) w.set_velocity(s.ids[i], {1.0f, 2.0f, -0.5f});
@@ -279,23 +266,24 @@ TEST(Snapshot, RestoreUndoesUnrelatedChanges) {
     tumble::WorldSettings other = w.settings();
     other.gravity = {0.0f, -3.0f, 0.0f};
     other.solver.substeps = 4;
+    other.broadphase_margin = 0.05f;
     w.set_settings(other);
     step(w, 5);
 
-    w.restore_state(ref.at_save);
-    EXPECT_EQ(w.save_state(), ref.at_save);
-    EXPECT_EQ(full_hash(w), ref.at_save_hash);
+    w.restore_state(at.bytes);
+    EXPECT_EQ(w.save_state(), at.bytes);
+    EXPECT_EQ(full_hash(w), at.hash);
     advance(s, kSaveStep, kEndStep);
-    EXPECT_EQ(full_hash(w), ref.end_hash);
-    EXPECT_EQ(w.save_state(), ref.at_end);
+    EXPECT_EQ(full_hash(w), end_hash);
+    EXPECT_EQ(w.save_state(), end);
 
-    // Changed again after the restore, with sleeping islands woken by the moves, and restored again.
+    // Changed again, with the sleeping islands woken, and restored again.
     for (std::size_t i = 0; i < s.ids.size(); i += 13) w.set_position(s.ids[i], {0.0f, 30.0f, 0.0f});
     w.wake_all();
     step(w, 3);
-    w.restore_state(ref.at_save);
-    advance(s, kSaveStep, kEndStep);
-    EXPECT_EQ(w.save_state(), ref.at_end);
+    w.restore_state(at.bytes);
+    EXPECT_EQ(w.save_state(), at.bytes);
+    EXPECT_EQ(full_hash(w), at.hash);
 }
 
 // ---- A small scene with every kind of body: static boxes side by side (covered faces), a kinematic paddle, a
@@ -459,15 +447,14 @@ void expect_refused(World& w, const Bytes& bytes, const std::string& expected, c
 }
 
 TEST(Snapshot, BadBytesAreRefusedWithAReasonAndChangeNothing) {
-    const Reference& ref = reference(1);
-    const Bytes& good = ref.at_save;
+    AtSave at = run_to_save(1);
+    const Bytes& good = at.bytes;
     // The world that sees the bad calls and a control that does not; both at a state other than the snapshot's.
-    LevelScene s = build_level(1), control = build_level(1);
-    for (World* w : {s.world.get(), control.world.get()}) {
-        w->restore_state(good);
-        step(*w, 10);
-    }
-    World& w = *s.world;
+    LevelScene control = build_level(1);
+    control.world->restore_state(good);
+    World& w = *at.scene.world;
+    step(w, 10);
+    step(*control.world, 10);
 
     expect_refused(w, {}, "truncated at byte 0", "empty");
     for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{8}, std::size_t{30}, kHeaderSize - 1, kHeaderSize,
@@ -497,12 +484,12 @@ TEST(Snapshot, BadBytesAreRefusedWithAReasonAndChangeNothing) {
     for (std::size_t i = 0; i < kHeaderSize; ++i) positions.push_back(i);
     for (std::size_t i = kHeaderSize; i < good.size(); i += good.size() / 97) positions.push_back(i);
     positions.push_back(good.size() - 1);
-    for (std::size_t at : positions) {
+    for (std::size_t pos : positions) {
         Bytes flipped = good;
-        flipped[at] ^= std::byte{0x10};
-        const char* expected = at < 8 ? "not a Tumble snapshot" : at < 12 ? "format version" : at < 36 ? "checksum mismatch"
-                               : at < 44 ? "bytes" : "checksum mismatch";
-        expect_refused(w, flipped, expected, "byte " + std::to_string(at) + " flipped");
+        flipped[pos] ^= std::byte{0x10};
+        const char* expected = pos < 8 ? "not a Tumble snapshot" : pos < 12 ? "format version" : pos < 36 ? "checksum mismatch"
+                               : pos < 44 ? "bytes" : "checksum mismatch";
+        expect_refused(w, flipped, expected, "byte " + std::to_string(pos) + " flipped");
     }
     // Bytes that pass the checksum but not the decoder.
     {
