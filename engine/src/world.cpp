@@ -430,6 +430,7 @@ MeshId World::add_mesh(const TriangleMesh& mesh, const MeshMaterial& material, s
     for (std::size_t t = 0; t < triangles.size(); ++t) triangles[t] = mesh.triangle(t);
     Impl::Mesh m;
     m.active_edges = compute_active_edges(triangles);
+    m.geometry_hash = Impl::mesh_geometry_hash(triangles);
     m.index = MeshIndex(std::move(triangles));
     m.alive = true;
     m.material = material;

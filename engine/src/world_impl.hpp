@@ -8,6 +8,7 @@
 //   queries.cpp     raycast, raycast_all, overlap_box, sweep_box
 //   character.cpp   move_and_slide
 //   debug_draw.cpp  debug_draw
+//   snapshot.cpp    save_state, restore_state
 
 #include <algorithm>
 #include <cmath>
@@ -85,6 +86,7 @@ struct World::Impl {
         std::vector<EdgeFlags> active_edges;  // per triangle, from the mesh's adjacency
         MeshMaterial material;
         std::uint64_t sequence = 0;           // creation order, as for bodies
+        std::uint64_t geometry_hash = 0;      // of its triangles (mesh_geometry_hash), for save_state's fingerprint
         std::uint32_t generation = 0;
         bool alive = false;
         std::uint64_t layer = kDefaultLayer;
@@ -216,6 +218,10 @@ struct World::Impl {
     std::vector<std::uint8_t> near_flags;                // report: per body pair, within the margin
     std::unique_ptr<ThreadPool> pool;  // WorldSettings::threads > 1
     Parallel& parallel() { return pool ? static_cast<Parallel&>(*pool) : serial(); }
+
+    // ---- snapshot.cpp (World::save_state, World::restore_state)
+    // FNV-1a 64 of the triangles' vertex bit patterns, in order: a mesh's identity in the snapshot fingerprint.
+    static std::uint64_t mesh_geometry_hash(const std::vector<Triangle>& triangles);
 
     // ---- world.cpp
     Body& live_body(BodyId id, const char* where);

@@ -21,6 +21,7 @@
 /// Only awake bodies take part (docs/game.md): sleeping bodies, static bodies and kinematic bodies at rest sit in a
 /// second loose octree that awake bodies query, so a sleeping scene costs nothing per step.
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -324,6 +325,56 @@ public:
     void set_contact_callback(std::function<void(const ContactEvent&)> callback);
     /// Counts of the last step.
     const StepStats& stats() const;
+
+    // ---- Snapshot and restore (engine/src/snapshot.cpp, docs/game.md#snapshot-and-restore), for rollback
+    // networking, replays and "undo". Modelled on Jolt Physics' StateRecorder (PhysicsSystem::SaveState and
+    // RestoreState): a snapshot holds what changes while the world runs, not what was created, so it restores only
+    // into a world that has the same bodies and meshes.
+
+    /// The world's simulation state as bytes, for restore_state. Holds everything the next step() reads and every
+    /// query answers from, bit for bit (SI units, world frame, floats as IEEE 754 bit patterns, little endian):
+    /// - the settings (WorldSettings) except `threads`, which belongs to the machine and never changes results;
+    /// - per live body, in slot order: its id, position, orientation, velocity, angular velocity, the force and
+    ///   torque gathered for the next step, material, layer and mask, sleep state (quiet time, rest pose, island),
+    ///   the faces a flush static neighbour covers, and its broadphase box (which octree it sits in follows from
+    ///   its state);
+    /// - the sleeping islands (their bodies and the contacts they keep) and which island slots are free;
+    /// - the contacts after the last step, those of islands woken since, the event pairs touching after the last
+    ///   step (what the next step's events are the difference from) and contact_events();
+    /// - the static friction anchors the next step carries over from the last one: per contact manifold, the
+    ///   points that stuck (feature id and the two anchors in body frames); the solver holds nothing else from one
+    ///   step to the next.
+    /// Not included: the bodies' and meshes' creation (shapes, masses, kinds, triangles, creation order; the world
+    /// restored into must have been built by the same calls), the contact callback, stats(), per-step scratch, and
+    /// the free slots left by destroyed bodies and meshes.
+    ///
+    /// Format (version 1): a 52-byte header, then the payload. Header: the magic bytes "TMBLSNAP", the format
+    /// version (u32), the live body and mesh counts (u32 each), fingerprints of the bodies' and the meshes'
+    /// identities (u64 each: FNV-1a 64 over every live body's slot, generation, creation order, half extents, mass,
+    /// inverse inertia and kind, and every live mesh's slot, generation, creation order, triangle count, triangles,
+    /// material, layer and mask), the payload size (u64) and a checksum (u64: FNV-1a 64 over the header before it
+    /// and the whole payload). The payload takes 169 bytes per body, 50 per kept contact, event pair and event, and
+    /// 21 plus 28 per stuck point per carried manifold: 56 kB for 200 boxes on a level.
+    ///
+    /// The bytes depend only on the state: the same for any `threads`, and two worlds in the same state give the
+    /// same bytes. They are meant for this build of Tumble on any machine (the float bit patterns are explicit);
+    /// a later build that changes the format changes the version and refuses older snapshots.
+    std::vector<std::byte> save_state() const;
+
+    /// Brings the world back to the state `bytes` (from save_state) holds, bit for bit: stepping it afterwards gives
+    /// exactly what stepping the saved world gave, for any `threads`. The world must hold the same live bodies and
+    /// meshes as the saved one (same ids, creation order, shapes, masses, kinds and triangles: built by the same
+    /// calls); what changed since, through setters, steps or sleep, is overwritten. Keeps this world's `threads`,
+    /// contact callback (not called) and stats(); debug_draw's octree cells may differ (the broadphase is rebuilt
+    /// from the saved boxes), its pairs do not.
+    ///
+    /// Throws `FileError` naming the reason, and leaves the world exactly unchanged (everything is decoded and
+    /// checked before anything is written), for: an input shorter than its header or its announced size ("truncated
+    /// at byte N") or longer; wrong magic bytes; a format version other than 1; a checksum mismatch (any changed
+    /// byte); a world with other bodies or meshes ("saved from a world with 1000 bodies, this one has 999", a body
+    /// whose id or shape differs); and a payload that decodes to values the world could not hold (non-finite
+    /// numbers, unit quaternions off by more than 1e-3, settings out of range, ids or islands that do not fit).
+    void restore_state(std::span<const std::byte> bytes);
 
     /// Calls `f(BodyId)` for every live body in slot order.
     template <class F>
