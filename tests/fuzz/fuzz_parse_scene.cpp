@@ -5,7 +5,8 @@
 // - parse_scene either returns or throws tumble::FileError; no other exception, crash or sanitizer report;
 // - an error message starts with "ORIGIN:LINE:COLUMN: " with LINE and COLUMN >= 1 and LINE at most the number of
 //   lines of the text (docs/scenes.md, "Errors");
-// - a returned scene holds only what the format allows (docs/scenes.md): version 1, finite values in their ranges,
+// - a returned scene holds only what the format allows (docs/scenes.md): a version it reads (1 or 2), finite values
+//   in their ranges (materials included),
 //   checkpoints strictly increasing within [0, steps] and ending with steps, unique names, valid meshes, valid
 //   settings; and add_scene puts it into a World without an exception ("add_scene cannot fail on it").
 
@@ -39,7 +40,7 @@ void check_message(const std::string& message, const std::string& origin, std::s
 }
 
 void check_scene(const tumble::Scene& s) {
-    TUMBLE_FUZZ_CHECK(s.version == tumble::kSceneFormatVersion, "version " + std::to_string(s.version));
+    TUMBLE_FUZZ_CHECK(s.version >= 1 && s.version <= tumble::kSceneFormatVersion, "version " + std::to_string(s.version));
     TUMBLE_FUZZ_CHECK(std::isfinite(s.dt) && s.dt > 0.0f, "dt " + std::to_string(s.dt));
     TUMBLE_FUZZ_CHECK(s.steps >= 0, "steps " + std::to_string(s.steps));
     TUMBLE_FUZZ_CHECK(!s.checkpoints.empty() && s.checkpoints.back() == s.steps, "the last checkpoint is not steps");
@@ -63,6 +64,11 @@ void check_scene(const tumble::Scene& s) {
         TUMBLE_FUZZ_CHECK(b.def.half_extents.x >= 0.0f && b.def.half_extents.y >= 0.0f && b.def.half_extents.z >= 0.0f,
                           "a negative half extent");
         TUMBLE_FUZZ_CHECK(std::isfinite(b.def.mass) && b.def.mass >= 0.0f, "mass " + std::to_string(b.def.mass));
+        TUMBLE_FUZZ_CHECK(finite(b.def.angular_velocity), "a box's angular velocity is not finite");
+        TUMBLE_FUZZ_CHECK(std::isfinite(b.def.friction) && b.def.friction >= 0.0f,
+                          "friction " + std::to_string(b.def.friction));
+        TUMBLE_FUZZ_CHECK(b.def.restitution >= 0.0f && b.def.restitution <= 1.0f,
+                          "restitution " + std::to_string(b.def.restitution));
         const glm::quat q = b.def.orientation;
         TUMBLE_FUZZ_CHECK(std::abs(std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z) - 1.0f) <= 1e-3f,
                           "an orientation is not a unit quaternion");
@@ -70,6 +76,9 @@ void check_scene(const tumble::Scene& s) {
     for (const tumble::SceneMesh& m : s.meshes) {
         TUMBLE_FUZZ_CHECK(m.mesh.validate().empty(), "a mesh does not validate: " + m.mesh.validate());
         TUMBLE_FUZZ_CHECK(std::isfinite(m.scale) && m.scale > 0.0f, "scale " + std::to_string(m.scale));
+        TUMBLE_FUZZ_CHECK(std::isfinite(m.material.friction) && m.material.friction >= 0.0f &&
+                              m.material.restitution >= 0.0f && m.material.restitution <= 1.0f,
+                          "a mesh material out of range");
     }
     tumble::World world(s.settings);
     try {
