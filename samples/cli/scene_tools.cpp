@@ -153,15 +153,7 @@ void write_scene(const std::filesystem::path& path, const Scene& scene) {
 
 std::uint64_t state_hash(const Snapshot& snapshot) {
     samples::FloatHash h;
-    for (const BoxState& b : snapshot.boxes) {
-        for (int k = 0; k < 3; ++k) h.feed(b.position[k]);
-        h.feed(b.orientation.w);
-        h.feed(b.orientation.x);
-        h.feed(b.orientation.y);
-        h.feed(b.orientation.z);
-        for (int k = 0; k < 3; ++k) h.feed(b.velocity[k]);
-        for (int k = 0; k < 3; ++k) h.feed(b.angular_velocity[k]);
-    }
+    for (const BoxState& b : snapshot.boxes) h.feed_body(b.position, b.orientation, b.velocity, b.angular_velocity);
     return h.value();
 }
 

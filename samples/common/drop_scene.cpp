@@ -157,17 +157,22 @@ void FloatHash::feed(float v) {
     }
 }
 
+void FloatHash::feed_body(const glm::vec3& position, const glm::quat& orientation, const glm::vec3& velocity,
+                          const glm::vec3& angular_velocity) {
+    for (int k = 0; k < 3; ++k) feed(position[k]);
+    feed(orientation.w);
+    feed(orientation.x);
+    feed(orientation.y);
+    feed(orientation.z);
+    for (int k = 0; k < 3; ++k) feed(velocity[k]);
+    for (int k = 0; k < 3; ++k) feed(angular_velocity[k]);
+}
+
 std::uint64_t state_hash(const World& world) {
     FloatHash h;
     world.for_each_body([&](BodyId id) {
         const BodyState b = world.body(id);
-        for (int k = 0; k < 3; ++k) h.feed(b.position[k]);
-        h.feed(b.orientation.w);
-        h.feed(b.orientation.x);
-        h.feed(b.orientation.y);
-        h.feed(b.orientation.z);
-        for (int k = 0; k < 3; ++k) h.feed(b.velocity[k]);
-        for (int k = 0; k < 3; ++k) h.feed(b.angular_velocity[k]);
+        h.feed_body(b.position, b.orientation, b.velocity, b.angular_velocity);
     });
     return h.value();
 }

@@ -86,6 +86,10 @@ DropResult run_drop(const std::filesystem::path& level, const DropOptions& optio
 class FloatHash {
 public:
     void feed(float v);
+    /// One body's state in the order every state hash uses: position (m), orientation (w, x, y, z), velocity (m/s),
+    /// angular velocity (rad/s, world frame).
+    void feed_body(const glm::vec3& position, const glm::quat& orientation, const glm::vec3& velocity,
+                   const glm::vec3& angular_velocity);
     std::uint64_t value() const { return h_; }
 
 private:
