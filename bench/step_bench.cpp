@@ -31,4 +31,27 @@ BENCHMARK(BM_Step_Tumble)
     ->Args({10000, 1, 1})->Args({10000, 1, 2})->Iterations(bench::kMeasuredSteps)
     ->Unit(benchmark::kMillisecond);
 
+// Box2D v3's large pyramid (base 100: 5,050 boxes) for 10 s, sleeping off so that every step does the same work
+// (as Box2D's benchmark runs it). Counter: the largest distance a box moved from where it was placed (m): the
+// pyramid must stand. Arguments: base, threads.
+void BM_Pyramid_Tumble(benchmark::State& state) {
+    const int base = static_cast<int>(state.range(0));
+    tumble::WorldSettings settings;
+    settings.threads = static_cast<int>(state.range(1));
+    settings.sleep.enabled = false;
+    tumble::World world(settings);
+    world.create_body(bench::pyramid_ground(base));
+    const std::vector<tumble::BodyDef> defs = bench::pyramid_boxes(base);
+    std::vector<tumble::BodyId> ids;
+    for (const tumble::BodyDef& d : defs) ids.push_back(world.create_body(d));
+    for (auto _ : state) world.step(1.0f / 60.0f);
+    float moved = 0.0f;
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        moved = std::max(moved, glm::length(world.body(ids[i]).position - defs[i].position));
+    state.counters["boxes"] = static_cast<double>(ids.size());
+    state.counters["max_moved_m"] = moved;
+}
+BENCHMARK(BM_Pyramid_Tumble)->Args({20, 1})->Args({100, 1})->Args({100, 2})->Iterations(bench::kPyramidSteps)
+    ->Unit(benchmark::kMillisecond);
+
 }  // namespace

@@ -61,22 +61,26 @@ constexpr float kPositionTolerance = 1e-6f;
 // round-off about.
 constexpr float kConverged = 1e-5f;
 
+// The small helpers of the inner loops are forced inline: GCC left them as calls, and the calls were a third of the
+// solver's time. Inlining changes no result (no contraction into FMAs: -ffp-contract=off).
+#define TUMBLE_SOLVER_INLINE [[gnu::always_inline]] inline
+
 // R v and R^T v for the rotation of a unit quaternion.
-glm::vec3 rotate(const glm::quat& q, const glm::vec3& v) { return q * v; }
-glm::vec3 unrotate(const glm::quat& q, const glm::vec3& v) { return glm::conjugate(q) * v; }
+TUMBLE_SOLVER_INLINE glm::vec3 rotate(const glm::quat& q, const glm::vec3& v) { return q * v; }
+TUMBLE_SOLVER_INLINE glm::vec3 unrotate(const glm::quat& q, const glm::vec3& v) { return glm::conjugate(q) * v; }
 
 // I^-1 v in the world frame for inverse principal moments `inv` in the body frame of orientation q.
-glm::vec3 inverse_inertia_times(const glm::quat& q, const glm::vec3& inv, const glm::vec3& v) {
+TUMBLE_SOLVER_INLINE glm::vec3 inverse_inertia_times(const glm::quat& q, const glm::vec3& inv, const glm::vec3& v) {
     return rotate(q, inv * unrotate(q, v));
 }
 
 // q turned by the small rotation vector `theta` (radians, world frame): q + 1/2 [theta, 0] q, normalised.
-glm::quat turned(const glm::quat& q, const glm::vec3& theta) {
+TUMBLE_SOLVER_INLINE glm::quat turned(const glm::quat& q, const glm::vec3& theta) {
     return glm::normalize(q + 0.5f * (glm::quat(0.0f, theta.x, theta.y, theta.z) * q));
 }
 
 // I v in the world frame for principal moments `inertia` in the body frame of orientation q.
-glm::vec3 inertia_times(const glm::quat& q, const glm::vec3& inertia, const glm::vec3& v) {
+TUMBLE_SOLVER_INLINE glm::vec3 inertia_times(const glm::quat& q, const glm::vec3& inertia, const glm::vec3& v) {
     return rotate(q, inertia * unrotate(q, v));
 }
 
@@ -125,14 +129,14 @@ struct Side {
     glm::vec3* angular_impulse = nullptr;  // the body's sum of r x P over this substep's corrections (kg m^2)
 
     // Generalized inverse mass along unit direction d at arm r (Mueller et al. 2020, eq. 2).
-    float weight(const glm::vec3& r, const glm::vec3& d) const {
+    TUMBLE_SOLVER_INLINE float weight(const glm::vec3& r, const glm::vec3& d) const {
         if (!body) return 0.0f;
         const glm::vec3 u = unrotate(q, glm::cross(r, d));
         return inv_mass + glm::dot(u * inv_inertia, u);
     }
     // Applies the positional impulse p (kg m) at arm r; `real` impulses count towards the velocities, the others
     // only move the body.
-    void push(const glm::vec3& r, const glm::vec3& p, bool real = true) {
+    TUMBLE_SOLVER_INLINE void push(const glm::vec3& r, const glm::vec3& p, bool real = true) {
         if (!body) return;
         x += p * inv_mass;
         const glm::vec3 moment = glm::cross(r, p);
@@ -200,7 +204,7 @@ bool over_reference(const ContactManifold& m, const Side& a, const Side& b, cons
 struct Arms {
     glm::vec3 pa, pb, ra, rb;
 };
-Arms arms(const Side& a, const Side& b, const glm::vec3& anchor_a, const glm::vec3& anchor_b) {
+TUMBLE_SOLVER_INLINE Arms arms(const Side& a, const Side& b, const glm::vec3& anchor_a, const glm::vec3& anchor_b) {
     Arms out;
     out.pa = a.x + rotate(a.q, anchor_a);
     out.pb = b.x + rotate(b.q, anchor_b);
@@ -570,10 +574,16 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                         const float limit = (std::max(0.0f, -sp[p].approach) + kMaxPushSpeed) * h;
                         const float real = std::max(0.0f, std::min(dl - pseudo, (limit - sp[p].pushed) / w));
                         sp[p].pushed += real * w;
-                        a.push(ra, -pseudo * n, false);
-                        b.push(rb, pseudo * n, false);
-                        a.push(ra, -real * n);
-                        b.push(rb, real * n);
+                        // A zero share moves nothing (x + -0 == x, a zero turn is skipped): leaving it out saves
+                        // two quaternion rotations per body and changes no bit.
+                        if (pseudo != 0.0f) {
+                            a.push(ra, -pseudo * n, false);
+                            b.push(rb, pseudo * n, false);
+                        }
+                        if (real != 0.0f) {
+                            a.push(ra, -real * n);
+                            b.push(rb, real * n);
+                        }
                         sp[p].lambda_n += real;
                         deepest = std::max(deepest, -c);
                     }
