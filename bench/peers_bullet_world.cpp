@@ -67,7 +67,8 @@ void BM_Pyramid_Bullet_btDiscreteDynamicsWorld(benchmark::State& state) {
     world.setGravity(btVector3(0, -9.81f, 0));
     const tumble::BodyDef g = bench::pyramid_ground(base);
     btBoxShape ground_shape(btVector3(g.half_extents.x, g.half_extents.y, g.half_extents.z));
-    btDefaultMotionState ground_motion(btTransform(btQuaternion::getIdentity(), btVector3(g.position.x, g.position.y, g.position.z)));
+    btDefaultMotionState ground_motion(
+        btTransform(btQuaternion::getIdentity(), btVector3(g.position.x, g.position.y, g.position.z)));
     btRigidBody ground(0.0f, &ground_motion, &ground_shape);
     world.addRigidBody(&ground);
     const std::vector<tumble::BodyDef> defs = bench::pyramid_boxes(base);
@@ -94,7 +95,10 @@ void BM_Pyramid_Bullet_btDiscreteDynamicsWorld(benchmark::State& state) {
     for (auto& b : bodies) world.removeRigidBody(b.get());
     world.removeRigidBody(&ground);
 }
-BENCHMARK(BM_Pyramid_Bullet_btDiscreteDynamicsWorld)->Args({20})->Args({100})->Iterations(bench::kPyramidSteps)
+BENCHMARK(BM_Pyramid_Bullet_btDiscreteDynamicsWorld)
+    ->Args({20})
+    ->Args({100})
+    ->Iterations(bench::kPyramidSteps)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -51,7 +51,11 @@ void BM_Pyramid_Tumble(benchmark::State& state) {
     state.counters["boxes"] = static_cast<double>(ids.size());
     state.counters["max_moved_m"] = moved;
 }
-BENCHMARK(BM_Pyramid_Tumble)->Args({20, 1})->Args({100, 1})->Args({100, 2})->Iterations(bench::kPyramidSteps)
+BENCHMARK(BM_Pyramid_Tumble)
+    ->Args({20, 1})
+    ->Args({100, 1})
+    ->Args({100, 2})
+    ->Iterations(bench::kPyramidSteps)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -6,9 +6,9 @@
 // Usage: tumble_step_probe BOXES LEVEL THREADS WARMUP MEASURED   (LEVEL 0 medium, 1 large)
 
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 
 #include "step_inputs.hpp"
 
@@ -56,14 +56,14 @@ int main(int argc, char** argv) {
     int lost = 0;
     for (tumble::BodyId id : ids) lost += world.body(id).position.y < in.lowest;
     const auto ms = [](Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
-    std::printf("{\"level\":\"%s\",\"boxes\":%d,\"threads\":%d,\"warmup_ms_per_step\":%.1f,\"measured_steps\":\"%d-%d\","
-                "\"ms_per_step\":%.1f,\"cpu_ms_per_step\":%.1f,\"lost\":%d,\"stages_ms\":{\"integrate\":%.2f,"
-                "\"broadphase\":%.2f,\"narrowphase\":%.2f,\"solve\":%.2f,\"velocities\":%.2f,\"report\":%.2f,"
-                "\"sleep\":%.2f},\"manifolds\":%.0f,\"islands\":%.0f,\"awake\":%.0f}\n",
-                in.level_name.c_str(), boxes, threads, warmup > 0 ? ms(t1 - t0) / warmup : 0.0, warmup,
-                warmup + measured, ms(t2 - t1) / measured, cpu_ms, lost, sum.integrate_ms / measured,
-                sum.broadphase_ms / measured, sum.narrowphase_ms / measured, sum.solve_ms / measured,
-                sum.velocities_ms / measured, sum.report_ms / measured, sum.sleep_ms / measured,
-                static_cast<double>(sum.manifolds) / measured, static_cast<double>(sum.islands) / measured,
-                static_cast<double>(sum.awake_bodies) / measured);
+    std::printf(
+        "{\"level\":\"%s\",\"boxes\":%d,\"threads\":%d,\"warmup_ms_per_step\":%.1f,\"measured_steps\":\"%d-%d\","
+        "\"ms_per_step\":%.1f,\"cpu_ms_per_step\":%.1f,\"lost\":%d,\"stages_ms\":{\"integrate\":%.2f,"
+        "\"broadphase\":%.2f,\"narrowphase\":%.2f,\"solve\":%.2f,\"velocities\":%.2f,\"report\":%.2f,"
+        "\"sleep\":%.2f},\"manifolds\":%.0f,\"islands\":%.0f,\"awake\":%.0f}\n",
+        in.level_name.c_str(), boxes, threads, warmup > 0 ? ms(t1 - t0) / warmup : 0.0, warmup, warmup + measured,
+        ms(t2 - t1) / measured, cpu_ms, lost, sum.integrate_ms / measured, sum.broadphase_ms / measured,
+        sum.narrowphase_ms / measured, sum.solve_ms / measured, sum.velocities_ms / measured, sum.report_ms / measured,
+        sum.sleep_ms / measured, static_cast<double>(sum.manifolds) / measured,
+        static_cast<double>(sum.islands) / measured, static_cast<double>(sum.awake_bodies) / measured);
 }
