@@ -11,7 +11,7 @@
 # expected and actual pictures are written side by side to <build dir>/NAME.png. Relative SCENE, GOLDEN and
 # REQUIRES paths are relative to the current source directory. Write GOLDEN with `tumble bless SCENE -o GOLDEN`.
 #
-# Available after find_package(tumble) (from an install of Tumble built with TUMBLE_BUILD_SAMPLES=ON, which provides
+# Available after find_package(tumble) (from an install of Tumble built with TUMBLE_BUILD_TOOLS=ON, which provides
 # tumble::cli) and inside Tumble's own build. Needs enable_testing() (or include(CTest)) in the calling project.
 
 set(_TUMBLE_SCENE_TEST_DIR "${CMAKE_CURRENT_LIST_DIR}")
@@ -27,7 +27,7 @@ function(tumble_add_scene_test name scene golden)
     set(exe "$<TARGET_FILE:tumble::cli>")
   else()
     message(FATAL_ERROR "tumble_add_scene_test(${name}): the tumble command (target tumble::cli) is not available. "
-                        "Use a Tumble built with TUMBLE_BUILD_SAMPLES=ON, or pass COMMAND <path to tumble>.")
+                        "Use a Tumble built with TUMBLE_BUILD_TOOLS=ON, or pass COMMAND <path to tumble>.")
   endif()
   get_filename_component(scene "${scene}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
   get_filename_component(golden "${golden}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <sstream>
 #include <string>
 
@@ -389,15 +390,68 @@ TEST(Render, BoxesAndMeshesLandWhereTheProjectionPutsThem) {
     TriangleMesh ceiling{{{-1, 3, -1}, {1, 3, -1}, {1, 3, 1}, {-1, 3, 1}}, {0, 1, 2, 0, 2, 3}};
     ASSERT_GT(floor.triangle(0).scaled_normal().y, 0.0f);
     ASSERT_LT(ceiling.triangle(0).scaled_normal().y, 0.0f);
-    Drawing level;
-    level.meshes = {&ceiling, &floor};
+    // Drawn as World::debug_draw gives meshes: each triangle's three edges, which the recorder fills again.
+    World both, floor_only;
+    both.add_mesh(ceiling);
+    both.add_mesh(floor);
+    floor_only.add_mesh(floor);
+    const Drawing level = draw_world(both);
+    ASSERT_EQ(level.triangles.size(), 4u);
+    EXPECT_TRUE(level.lines.empty());
+    EXPECT_TRUE(level.boxes.empty());
     const Picture top = render(level, View::top, bounds(level), 100, 100);
-    const Picture bottom_up = render(Drawing{{&floor}, {}, {}, ""}, View::top, bounds(level), 100, 100);
+    const Picture bottom_up = render(draw_world(floor_only), View::top, bounds(level), 100, 100);
     EXPECT_EQ(top.rgb, bottom_up.rgb);  // the ceiling is invisible from above
     const std::uint8_t* centre = top.at(50, 50);
     EXPECT_LT(centre[0], 240);  // but the floor is drawn
     // And the picture is not empty.
     EXPECT_FALSE(top.rgb == render(Drawing{}, View::top, bounds(level), 100, 100).rgb);
+}
+
+// What World::debug_draw emits becomes a drawing: bodies as boxes (in the colours asked for, the highlighted one
+// marked), mesh triangles from their edges in the level's order, contacts as markers pointing along -normal, and
+// nothing else.
+TEST(Render, TheRecorderDrawsWhatWorldDebugDrawEmits) {
+    const Scene scene = load_scene(kScenes / "drop_on_tilted.json");
+    SceneRun run(scene);
+    run.run_to(40);
+    ASSERT_FALSE(run.world().contacts().empty());
+    DrawWorldOptions options;
+    options.contacts = true;
+    options.colour = [](BodyId id, const glm::vec3&) { return glm::vec3(0.1f * static_cast<float>(id.index), 0.5f, 0.5f); };
+    options.highlight = run.instance().bodies[1];
+    const Drawing d = draw_world(run.world(), options);
+    ASSERT_EQ(d.boxes.size(), scene.boxes.size());
+    for (std::size_t i = 0; i < scene.boxes.size(); ++i) {
+        const BodyId id = run.instance().bodies[i];
+        const Obb expected = run.world().obb(id);
+        EXPECT_EQ(d.boxes[i].box.center, expected.center);
+        EXPECT_EQ(d.boxes[i].box.axes, expected.axes);
+        EXPECT_EQ(d.boxes[i].box.half_extents, expected.half_extents);
+        EXPECT_EQ(d.boxes[i].colour, glm::vec3(0.1f * static_cast<float>(id.index), 0.5f, 0.5f));
+        EXPECT_EQ(d.boxes[i].highlight, i == 1);
+    }
+    const std::span<const ContactRecord> contacts = run.world().contacts();
+    ASSERT_EQ(d.contacts.size(), contacts.size());
+    for (std::size_t i = 0; i < contacts.size(); ++i)
+        EXPECT_NEAR(glm::dot(d.contacts[i].normal, -contacts[i].contact.normal), 1.0f, 1e-5f);
+    // The depth segments are the only lines left.
+    EXPECT_EQ(d.lines.size(), contacts.size());
+    for (const Drawing::Line& l : d.lines) EXPECT_EQ(l.colour, DebugColors::depth);
+
+    const Scene level = load_scene(kScenes / "level_1000.json");
+    World world(level.settings);
+    add_scene(world, level);
+    const Drawing with_level = draw_world(world);
+    const TriangleMesh& mesh = level.meshes[0].mesh;
+    ASSERT_EQ(with_level.triangles.size(), mesh.triangle_count());
+    for (std::size_t t = 0; t < mesh.triangle_count(); ++t) {
+        EXPECT_EQ(with_level.triangles[t].a, mesh.triangle(t).a);
+        EXPECT_EQ(with_level.triangles[t].c, mesh.triangle(t).c);
+    }
+    EXPECT_TRUE(with_level.lines.empty());
+    // The level's vertices are all distinct, so joining equal positions gives back its feature edges.
+    EXPECT_EQ(feature_edges(weld(with_level.triangles)).size(), feature_edges(mesh).size());
 }
 
 TEST(Render, PngFilesDecodeToThePicture) {

@@ -68,27 +68,40 @@ std::string seconds(double s) {
     return b;
 }
 
-// The deepest point of `box` along `direction` (a corner or the middle of a face): where a contact with that normal
-// touches it, for drawing.
-glm::vec3 support(const Obb& box, const glm::vec3& direction) {
-    glm::vec3 p = box.center;
-    for (int i = 0; i < 3; ++i) {
-        const float d = glm::dot(box.axes[i], direction);
-        if (std::abs(d) > 1e-4f) p += box.axes[i] * (d > 0 ? box.half_extents[i] : -box.half_extents[i]);
+// Fill colours by scene order (box_colour) rather than the engine's by kind, so that a box keeps its colour from
+// picture to picture; `highlight` (a scene index) is outlined in red.
+DrawWorldOptions scene_look(const Scene& scene, const SceneInstance& instance,
+                            std::size_t highlight = static_cast<std::size_t>(-1)) {
+    std::vector<glm::vec3> by_slot;
+    for (std::size_t i = 0; i < instance.bodies.size(); ++i) {
+        const std::uint32_t slot = instance.bodies[i].index;
+        if (by_slot.size() <= slot) by_slot.resize(slot + 1, glm::vec3(0.8f));
+        by_slot[slot] = box_colour(i, scene.boxes[i].def.mass == 0.0f);
     }
-    return p;
+    DrawWorldOptions look;
+    look.colour = [by_slot = std::move(by_slot)](BodyId id, const glm::vec3& engine) {
+        return id.index < by_slot.size() ? by_slot[id.index] : engine;
+    };
+    if (highlight < instance.bodies.size()) look.highlight = instance.bodies[highlight];
+    return look;
 }
 
-Drawing drawing_of(const Scene& scene, const Snapshot& states, std::size_t highlight = static_cast<std::size_t>(-1)) {
-    Drawing d;
-    for (const SceneMesh& m : scene.meshes) d.meshes.push_back(&m.mesh);
+// The scene's world with every box moved to its state in `states` (a golden's or a run's checkpoint), drawn.
+Drawing drawing_of(const Scene& scene, const Snapshot& states, std::size_t highlight) {
+    World world(scene.settings);
+    const SceneInstance instance = add_scene(world, scene);
     for (std::size_t i = 0; i < scene.boxes.size(); ++i) {
         const BoxState& s = states.boxes[i];
-        const bool is_static = scene.boxes[i].def.mass == 0.0f;
-        d.boxes.push_back({Obb{s.position, glm::mat3_cast(s.orientation), scene.boxes[i].def.half_extents},
-                           box_colour(i, is_static), i == highlight});
+        // A golden edited by hand may hold any quaternion, which the world refuses: draw the rotation it is
+        // closest to (the world normalises the others itself).
+        glm::quat q = s.orientation;
+        const float length = glm::length(q);
+        if (!(std::abs(length - 1.0f) <= 1e-3f))
+            q = std::isfinite(length) && length > 0.0f ? q / length : glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+        world.set_position(instance.bodies[i], s.position);
+        world.set_orientation(instance.bodies[i], q);
     }
-    return d;
+    return draw_world(world, scene_look(scene, instance, highlight));
 }
 
 int cmd_run(const std::string& path, int steps, const std::string& record, int every) {
@@ -191,13 +204,9 @@ int cmd_render(const std::string& path, int step, View view, const std::string& 
         progress(run.step_count(), step);
     }
     progress.finish();
-    Drawing d = drawing_of(scene, run.snapshot());
-    if (contacts) {
-        for (const ContactRecord& c : run.world().contacts()) {
-            const Obb box = run.world().obb(c.a);
-            d.contacts.push_back({support(box, c.contact.normal), -c.contact.normal});
-        }
-    }
+    DrawWorldOptions look = scene_look(scene, run.instance());
+    look.contacts = contacts;
+    Drawing d = draw_world(run.world(), look);
     d.caption = scene.file.filename().string() + "  step " + std::to_string(step) + "  " + view_name(view) + " view";
     write_png(out, render(d, view, bounds(d), w, h));
     std::cout << "rendered " << path << " at step " << step << " (" << view_name(view) << " view, " << w << "x" << h

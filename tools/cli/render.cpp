@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include <stb_image_write.h>
@@ -204,6 +205,83 @@ std::vector<FeatureEdge> feature_edges(const TriangleMesh& m, double crease_degr
     return out;
 }
 
+TriangleMesh weld(const std::vector<Triangle>& triangles) {
+    TriangleMesh m;
+    std::map<std::tuple<float, float, float>, std::uint32_t> index;
+    m.indices.reserve(triangles.size() * 3);
+    for (const Triangle& t : triangles)
+        for (const glm::vec3& p : {t.a, t.b, t.c}) {
+            const auto [at, added] = index.try_emplace({p.x, p.y, p.z}, static_cast<std::uint32_t>(m.vertices.size()));
+            if (added) m.vertices.push_back(p);
+            m.indices.push_back(at->second);
+        }
+    return m;
+}
+
+void DrawingRecorder::line(const glm::vec3& from, const glm::vec3& to, const glm::vec3& color) {
+    if (pending_.size() == 3) {  // the oldest pending line closes no triangle
+        take(pending_.front());
+        pending_.erase(pending_.begin());
+    }
+    pending_.push_back({from, to, color});
+    if (pending_.size() == 3) {
+        const Drawing::Line &ab = pending_[0], &bc = pending_[1], &ca = pending_[2];
+        const bool mesh = ab.colour == DebugColors::fixed && bc.colour == DebugColors::fixed &&
+                          ca.colour == DebugColors::fixed;
+        if (mesh && ab.to == bc.from && bc.to == ca.from && ca.to == ab.from) {
+            drawing_.triangles.push_back(Triangle{ab.from, bc.from, ca.from});
+            pending_.clear();
+        }
+    }
+}
+
+void DrawingRecorder::body(BodyId id, const Obb& box, const glm::vec3& color) {
+    flush();
+    drawing_.boxes.push_back({box, colour ? colour(id, color) : color, !highlight.is_null() && id == highlight});
+}
+
+void DrawingRecorder::point(const glm::vec3& position, float, const glm::vec3&) {
+    flush();
+    // The direction comes with the contact normal line that follows; until then, straight up.
+    drawing_.contacts.push_back({position, glm::vec3(0.0f, 1.0f, 0.0f)});
+    marker_open_ = true;
+}
+
+void DrawingRecorder::text(const glm::vec3&, std::string_view, const glm::vec3&) { flush(); }
+
+Drawing DrawingRecorder::finish() {
+    flush();
+    marker_open_ = false;
+    return std::exchange(drawing_, Drawing{});
+}
+
+void DrawingRecorder::flush() {
+    for (const Drawing::Line& l : pending_) take(l);
+    pending_.clear();
+}
+
+void DrawingRecorder::take(const Drawing::Line& l) {
+    if (marker_open_ && l.colour == DebugColors::contact && l.from == drawing_.contacts.back().point && l.to != l.from) {
+        drawing_.contacts.back().normal = glm::normalize(l.to - l.from);
+        marker_open_ = false;
+        return;
+    }
+    drawing_.lines.push_back(l);
+}
+
+Drawing draw_world(const World& world, const DrawWorldOptions& options) {
+    DrawingRecorder recorder;
+    recorder.colour = options.colour;
+    recorder.highlight = options.highlight;
+    DebugDrawOptions shown;
+    shown.bodies = true;
+    shown.meshes = true;
+    shown.contacts = options.contacts;
+    shown.sleep_labels = shown.proxies = shown.octree_cells = shown.depth_labels = false;
+    world.debug_draw(recorder, shown);
+    return recorder.finish();
+}
+
 bool parse_picture_size(std::string_view text, int& w, int& h) {
     const std::size_t x = text.find('x');
     if (x == std::string_view::npos) return false;
@@ -257,8 +335,7 @@ glm::vec3 box_colour(std::size_t index, bool is_static) {
 
 Aabb bounds(const Drawing& d) {
     Aabb box = Aabb::empty();
-    for (const TriangleMesh* m : d.meshes)
-        for (std::size_t t = 0; t < m->triangle_count(); ++t) box = box.merged(m->triangle(t).aabb());
+    for (const Triangle& t : d.triangles) box = box.merged(t.aabb());
     for (const Drawing::Box& b : d.boxes) box = box.merged(b.box.aabb());
     if (box.min.x > box.max.x) box = Aabb{glm::vec3(-1.0f), glm::vec3(1.0f)};  // nothing to draw
     return box;
@@ -275,10 +352,11 @@ Picture render(const Drawing& d, View view, const Aabb& frame, int width, int he
     const double bias = 2e-3 * extent + 1e-4;
 
     // Static meshes: front faces, flat shaded, then their feature edges (open, non-manifold or creased > 25 deg).
-    for (const TriangleMesh* m : d.meshes) {
-        std::vector<char> visible(m->triangle_count(), 0);
-        for (std::size_t t = 0; t < m->triangle_count(); ++t) {
-            const Triangle tri = m->triangle(t);
+    if (!d.triangles.empty()) {
+        const TriangleMesh m = weld(d.triangles);
+        std::vector<char> visible(m.triangle_count(), 0);
+        for (std::size_t t = 0; t < m.triangle_count(); ++t) {
+            const Triangle& tri = d.triangles[t];
             const glm::dvec3 n = glm::dvec3(tri.scaled_normal());
             const double len = glm::length(n);
             if (!(len > 0)) continue;
@@ -287,10 +365,10 @@ Picture render(const Drawing& d, View view, const Aabb& frame, int width, int he
             canvas.triangle(cam.project(glm::dvec3(tri.a)), cam.project(glm::dvec3(tri.b)), cam.project(glm::dvec3(tri.c)),
                             shade(kLevel, n / len));
         }
-        for (const FeatureEdge& e : feature_edges(*m)) {
+        for (const FeatureEdge& e : feature_edges(m)) {
             if (std::none_of(e.triangles.begin(), e.triangles.end(), [&](std::uint32_t t) { return visible[t] != 0; }))
                 continue;
-            canvas.line(cam.project(glm::dvec3(m->vertices[e.v0])), cam.project(glm::dvec3(m->vertices[e.v1])),
+            canvas.line(cam.project(glm::dvec3(m.vertices[e.v0])), cam.project(glm::dvec3(m.vertices[e.v1])),
                         kLevelEdge, bias, kSuper);
         }
     }
@@ -317,6 +395,10 @@ Picture render(const Drawing& d, View view, const Aabb& frame, int width, int he
                     canvas.line(s[k], s[k | (1 << axis)], b.highlight ? glm::vec3(0.85f, 0.05f, 0.05f) : b.colour * look::kEdgeDarkening,
                                 bias, b.highlight ? 3 * kSuper : kSuper, b.highlight);
     }
+
+    // Other lines, depth tested as edges are.
+    for (const Drawing::Line& l : d.lines)
+        canvas.line(cam.project(glm::dvec3(l.from)), cam.project(glm::dvec3(l.to)), l.colour, bias, kSuper);
 
     // Contacts: red dots with a short line along the normal, drawn over everything.
     const double normal_length = 14.0 * kSuper / cam.scale;  // 14 pixels for a normal facing the picture plane

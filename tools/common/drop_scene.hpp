@@ -1,7 +1,8 @@
 #pragma once
 /// @file
-/// Scene building shared by the samples, tests and benchmarks: boxes of random size and orientation spawned above
-/// the floors of a real level, inside its playable area and touching nothing.
+/// Scene building shared by tumble-drop, tumble-viewer, the `tumble` command, the tests and the benchmarks (the
+/// tools' library tumble_tools_common): boxes of random size and orientation spawned above the floors of a real
+/// level, inside its playable area and touching nothing.
 
 #include <cstdint>
 #include <filesystem>
