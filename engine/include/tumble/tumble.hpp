@@ -6,6 +6,7 @@
 /// - narrowphase: shapes (Aabb, Obb, Triangle, Contact), separating-axis tests (overlap, collide), contact
 ///                manifolds (collide_manifold), swept tests (sweep), active edges (compute_active_edges, the
 ///                feature tests) and the contact policies (mesh_contact, box_contact);
+/// - fit:         fit_obb (header tumble/narrowphase/fit.hpp; the only part that links Eigen and Qhull);
 /// - broadphase:  LooseOctree for moving boxes, MeshIndex (BVH) for static triangles;
 /// - solver:      PositionSolver, SolverSettings;
 /// - engine:      World, BodyDef, TriangleMesh, load_obj; scene files (load_scene, add_scene).
