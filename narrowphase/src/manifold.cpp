@@ -38,7 +38,7 @@ constexpr int kMaxPoly = 16;  // a quad cut by 4 planes has at most 8 corners, a
 // - a point this close to a side plane lies on it (round-off, ~1e-16, with a wide margin);
 constexpr double kOnPlane = 1e-10;
 // - a clipped point this far above the reference face still counts (touching shapes give depth 0 up to round-off),
-//   and two points this close are one;
+//   and two points this close are one (also: closest points of two edges this close to one normal line lie on it);
 constexpr double kKeepAbove = 1e-9;
 constexpr double kSamePoint = 1e-9;
 // - in the reduction to 4 points, depths within kTieDepth and squared distances or areas within kTieArea of the
@@ -559,7 +559,7 @@ ManifoldT<T> build(const detail::BoxTriD& p, const detail::SatAxis& s, const dve
         const int l1 = (l + 1) % 3;
         const double El = glm::dot(E[l], E[l]), El1 = glm::dot(E[l1], E[l1]);
         const dvec3 n = detail::cross_robust(E[l], E[l1], El, El1);
-        if (!(glm::dot(n, n) > kParallelEpsilon * kParallelEpsilon * El * El1)) j = l;
+        if (!(glm::dot(n, n) > detail::kParallel2 * El * El1)) j = l;
     }
     dvec3 a0, a1, pa, pb;
     int fa;
@@ -574,7 +574,7 @@ ManifoldT<T> build(const detail::BoxTriD& p, const detail::SatAxis& s, const dve
         const dvec3 g = qa - qb - glm::dot(qa - qb, s.normal) * s.normal;
         return glm::dot(g, g);
     };
-    const double tolerance = 1e-9 * size;
+    const double tolerance = kSamePoint * size;
     if (off(pa, pb) > tolerance * tolerance) {
         const int opposite = (j + 2) % 3;
         dvec3 va, vb;

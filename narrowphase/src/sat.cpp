@@ -51,9 +51,10 @@ double nonfinite_probe(const Mat3T<T>& m) {
     return nonfinite_probe(m[0]) + nonfinite_probe(m[1]) + nonfinite_probe(m[2]);
 }
 
-// Double input outside [2^-200, 2^200] is rescaled by a power of two; returns the exponent to undo it with.
+// Double input outside (kRescaleMin, kRescaleMax) (sat_bounds.hpp) is rescaled by a power of two; returns the
+// exponent to undo it with.
 int rescale_exponent(double largest) {
-    if (!(largest > 0x1p-200 && largest < 0x1p200)) {
+    if (!within_unscaled_range(largest)) {
         if (largest == 0.0 || !std::isfinite(largest)) return 0;
         return std::ilogb(largest);
     }

@@ -7,21 +7,19 @@
 // Face axes cost the core little: they are evaluated with the core's own arithmetic (Gram matrices), so they
 // decide separation exactly as the core does. The edge axes are where the core spends its time (an exact cross
 // product, four dot products, a square root and a division each); the fast path takes them from the closed forms of
-// Gottschalk, Lin and Manocha (OBBTree, 1996; Ericson, Real-Time Collision Detection, 4.4.1 and 5.2.9), which
-// assume orthonormal axes: with R = A^T B and T in A's frame, for L = A_i x B_j
+// Gottschalk, Lin and Manocha (OBBTree, 1996; Ericson, Real-Time Collision Detection, 4.4.1 and 5.2.9; written out
+// in sat_core.hpp), which assume orthonormal axes: with R = A^T B and T in A's frame, for L = A_i x B_j
 //     over' = ea_i1 |R_i2j| + ea_i2 |R_i1j| + eb_j1 |R_ij2| + eb_j2 |R_ij1| - |T_i2 R_i1j - T_i1 R_i2j|
 // is the core's unnormalised overlap (units of |L|). For a triangle, the vertices in the box frame
 // (P_ik = V_k . A_i, which the face axes compute anyway) give the same closed forms for L = A_i x E_j.
 //
-// The bound. Write each box as A = Q (I + F) (polar decomposition) with Q orthonormal: the Gram matrix A^T A = I + G
-// has max |G_kl| = delta (measured, `gram_error`), so |F| <= 3 delta =: eta per box and every axis lies within eta
-// of its orthonormal counterpart. The closed forms are exact for Q; perturbing the triple products they stand for
-// moves each radius coefficient by at most 3 eta and T . L by 5 eta |T| (eta summed over both boxes), to first
-// order; rounding adds a few units of 2^-53. The core's own evaluation is within ~14 units of round-off of the
-// exact value. The bound used is twice the sum of both (derivation in docs/narrowphase.md, "Speed"), and
-// tests/narrowphase_fast_test.cpp checks on every family that each estimate is within half of it of the
-// long-double reference. It never falls below 4e-12 of the shapes' size either, so that an edge the filter calls
-// separating is never one the core skips as parallel (|L| < 1e-12).
+// The bound (`box_edge_bound`, `tri_edge_bound`: derived in sat_bounds.hpp, with every other tolerance of the fast
+// path; docs/narrowphase.md, "Speed"): the closed forms are exact for orthonormal axes, the actual axes move them by
+// a first-order amount in the axes' departure from orthonormality (`gram_error`), rounding adds a few units of
+// 2^-53, and the bound is twice the sum of that and the core's own round-off. tests/narrowphase_fast_test.cpp checks
+// on every family that each estimate is within half of it of the long-double reference. It never falls below a few
+// kParallelEpsilon of the shapes' size either, so that an edge the filter calls separating is never one the core
+// skips as parallel.
 //
 // Decisions, all of which reproduce the core's answer bit for bit:
 //   - an edge axis with over' < -bound separates (the core's over is negative too): separated;
@@ -32,8 +30,8 @@
 //     depth is below the face threshold (face depth minus the face bias), which the squared test
 //     (over' - bound)^2 >= threshold^2 |L|^2_max rules out for most; the rest are evaluated exactly, and the core's
 //     own `finish` picks the axis. The depth and normal come from those exact evaluations.
-// Anything outside the fast path's range (axes more than 1e-4 from orthonormal, non-finite values, double input
-// the core would rescale) goes to the exact core unchanged.
+// Anything outside the fast path's range (axes more than kFastPathMaxAxisError from orthonormal, non-finite values,
+// double input the core would rescale) goes to the exact core unchanged.
 
 #include "sat_core.hpp"
 
@@ -42,59 +40,16 @@
 #include <limits>
 #include <optional>
 #include <type_traits>
-#include <utility>
 
 namespace tumble::detail {
-
-// Calls f(integral_constant<int, K>) for K = 0 .. N-1 in order while it returns true; whether all did. The axis
-// loops are unrolled this way so that every index is a constant and the small matrices stay in registers.
-template <int N, class F>
-[[gnu::always_inline]] inline bool each(F&& f) {
-    return [&]<int... K>(std::integer_sequence<int, K...>) {
-        return (f(std::integral_constant<int, K>{}) && ...);
-    }(std::make_integer_sequence<int, N>{});
-}
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kU = 0x1p-53;            // unit round-off of double
-constexpr double kMaxAxisError = 1e-4;    // beyond this departure from orthonormality the exact core runs
-constexpr double kPadLow = 1.0 - 0x1p-40;  // covers the round-off of the squared comparisons, with a wide margin
-constexpr double kPadHigh = 1.0 + 0x1p-40;
-constexpr double kTiny = 0x1p-960;        // depths below this are never excluded (round-off is not relative there)
-constexpr double kTinySquare = 0x1p-1000;
+constexpr double kU = kDoubleUnitRoundoff;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Box - box
-
-// Error bound of the closed-form edge overlaps (see the header comment), for Gram errors dA, dB.
-[[gnu::always_inline]] inline double box_edge_bound(const BoxPairD& p, double dA, double dB) noexcept {
-    const double eta = 3.0 * (dA + dB) + 19.0 * kU;
-    const double ce = std::max(6.1 * eta + 44.0 * kU, 4e-12);
-    const double ct = std::max(10.1 * eta + 82.0 * kU, 4e-12);
-    const double extents = std::abs(p.ea[0]) + std::abs(p.ea[1]) + std::abs(p.ea[2]) + std::abs(p.eb[0]) +
-                           std::abs(p.eb[1]) + std::abs(p.eb[2]);
-    const double offset = std::abs(p.t.x) + std::abs(p.t.y) + std::abs(p.t.z);
-    return extents * ce + offset * ct;
-}
-
-// The closed-form overlap on L = A_i x B_j (units of |L|), from R = A^T B and ta = T in A's frame.
-[[gnu::always_inline]] inline double box_edge_closed(const BoxPairD& p, const double R[3][3], const double ta[3], int i, int j) noexcept {
-    const int i1 = next1(i), i2 = next2(i), j1 = next1(j), j2 = next2(j);
-    const double r = p.ea[i1] * std::abs(R[i2][j]) + p.ea[i2] * std::abs(R[i1][j]) + p.eb[j1] * std::abs(R[i][j2]) +
-                     p.eb[j2] * std::abs(R[i][j1]);
-    return r - std::abs(ta[i2] * R[i1][j] - ta[i1] * R[i2][j]);
-}
-
-[[gnu::always_inline]] inline void gram(const dvec3 a[3], double G[3][3]) noexcept {
-    G[0][0] = glm::dot(a[0], a[0]);
-    G[1][1] = glm::dot(a[1], a[1]);
-    G[2][2] = glm::dot(a[2], a[2]);
-    G[0][1] = G[1][0] = glm::dot(a[0], a[1]);
-    G[0][2] = G[2][0] = glm::dot(a[0], a[2]);
-    G[1][2] = G[2][1] = glm::dot(a[1], a[2]);
-}
 
 inline void note_exact(FastTrace* trace, int axis) noexcept {
     if (trace) {
@@ -135,14 +90,14 @@ template <int first, class Len2, class Exact>
                                                       const Len2& len2, const Exact& exact, SatAxis* out,
                                                       FastTrace* trace) {
     const double threshold = face_threshold(face.depth, size, axis_error);
-    const double t2 = threshold * threshold * kPadHigh;
+    const double t2 = threshold * threshold * kSquarePadHigh;
     unsigned evaluate = exact_mask;
     if (threshold > 0.0) {
         each<9>([&](auto K) {
             constexpr int k = K, i = k / 3, j = k % 3;
             const double m = over[k] - bound;
             const double rhs = t2 * len2(i, j);
-            if (!(m > 0.0 && rhs >= kTinySquare && m * m * kPadLow >= rhs)) evaluate |= 1u << k;
+            if (!(m > 0.0 && rhs >= kFastTinySquare && m * m * kSquarePadLow >= rhs)) evaluate |= 1u << k;
             return true;
         });
     }
@@ -198,7 +153,7 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
     if (!faces_b) return 0;
 
     const double dA = gram_error(GA), dB = gram_error(GB);
-    if (!(dA <= kMaxAxisError && dB <= kMaxAxisError)) return -1;
+    if (!(dA <= kFastPathMaxAxisError && dB <= kFastPathMaxAxisError)) return -1;
     const double bound = box_edge_bound(p, dA, dB);
     if (!(bound < kInf)) return -1;  // an infinite half extent
 
@@ -221,7 +176,7 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
         each<6>([&](auto F) {
             constexpr int f = F;
             const double low = over_face[f] * (1.0 - (f < 3 ? fa : fb));
-            if (low <= least || low < kTiny) {
+            if (low <= least || low < kFastTinyDepth) {
                 if (trace) ++trace->face_candidates;
                 if constexpr (f < 3)
                     face.consider(over_face[f] / std::sqrt(GA[f][f]), f, ta[f] < 0.0, a[f]);
@@ -249,7 +204,7 @@ bool edge_estimates(const BoxPairD& p, EdgeEstimates& out) noexcept {
         ta[i] = glm::dot(p.t, p.a[i]);
     }
     const double dA = gram_error(GA), dB = gram_error(GB);
-    if (!(dA <= kMaxAxisError && dB <= kMaxAxisError)) return false;
+    if (!(dA <= kFastPathMaxAxisError && dB <= kFastPathMaxAxisError)) return false;
     out.bound = box_edge_bound(p, dA, dB);
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) out.over[3 * i + j] = box_edge_closed(p, R, ta, i, j);
@@ -258,52 +213,6 @@ bool edge_estimates(const BoxPairD& p, EdgeEstimates& out) noexcept {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Box - triangle
-
-namespace {
-
-// Error bound of the closed-form edge overlaps for a box with Gram error dA: extents Se = sum |e_k|, vertices within
-// V (1-norm) of the box centre.
-[[gnu::always_inline]] inline double tri_edge_bound(double dA, double Se, double V) noexcept {
-    const double eta = 3.0 * dA + 10.0 * kU;
-    const double c1 = std::max(12.6 * eta + 83.0 * kU, 5e-12);
-    const double c2 = std::max(21.4 * eta + 228.0 * kU, 1e-11);
-    return Se * V * c1 + V * V * c2;
-}
-
-// The closed-form overlap on L = A_i x E_j (units of |L|): the smaller of the two overlaps of the box's interval
-// [-r, r] and the triangle's [lo, hi]. P[i][k] = V_k . A_i; Ep[j][k] = P[k][j+1] - P[k][j] (edge j in the box frame).
-[[gnu::always_inline]] inline double tri_edge_closed(const double e[3], const double P[3][3], const double Ep[3][3], int i, int j) noexcept {
-    const int i1 = next1(i), i2 = next2(i), j2 = next2(j);
-    const double r = e[i1] * std::abs(Ep[j][i2]) + e[i2] * std::abs(Ep[j][i1]);
-    const double q0 = P[i2][j] * Ep[j][i1] - P[i1][j] * Ep[j][i2];
-    const double q2 = P[i2][j2] * Ep[j][i1] - P[i1][j2] * Ep[j][i2];
-    const double lo = std::min(q0, q2), hi = std::max(q0, q2);
-    return std::min(r - lo, r + hi);
-}
-
-[[gnu::always_inline]] inline void tri_frame_edges(const double P[3][3], double Ep[3][3]) noexcept {
-    each<3>([&](auto K) {
-        constexpr int k = K;
-        Ep[0][k] = P[k][1] - P[k][0];
-        Ep[1][k] = P[k][2] - P[k][1];
-        Ep[2][k] = P[k][0] - P[k][2];
-        return true;
-    });
-}
-
-// Largest 1-norm of the vertices, and whether every coordinate is finite.
-[[gnu::always_inline]] inline double vertex_reach(const BoxTriD& p, bool& finite) noexcept {
-    double n[3];
-    each<3>([&](auto K) {
-        constexpr int k = K;
-        n[k] = std::abs(p.v[k].x) + std::abs(p.v[k].y) + std::abs(p.v[k].z);
-        return true;
-    });
-    finite = n[0] + n[1] + n[2] < kInf;
-    return max_of(n[0], n[1], n[2]);
-}
-
-}  // namespace
 
 template <bool kContact>
 int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
@@ -345,7 +254,7 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
     if (normal.valid && normal.separated) return 0;
 
     const double dA = gram_error(GA);
-    if (!(dA <= kMaxAxisError)) return -1;
+    if (!(dA <= kFastPathMaxAxisError)) return -1;
     bool finite;
     const double V = vertex_reach(p, finite);
     const double bound = tri_edge_bound(dA, std::abs(e[0]) + std::abs(e[1]) + std::abs(e[2]), V);
@@ -370,7 +279,7 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
         each<3>([&](auto F) {
             constexpr int f = F;
             const double low = face_over[f] * (1.0 - fa);
-            if (low <= least || low < kTiny) {
+            if (low <= least || low < kFastTinyDepth) {
                 if (trace) ++trace->face_candidates;
                 face.consider(face_over[f] / std::sqrt(GA[f][f]), f, face_negative[f], a[f]);
             }
@@ -396,7 +305,7 @@ bool edge_estimates(const BoxTriD& p, EdgeEstimates& out) noexcept {
     for (int i = 0; i < 3; ++i)
         for (int k = 0; k < 3; ++k) P[i][k] = glm::dot(p.v[k], p.a[i]);
     const double dA = gram_error(GA);
-    if (!(dA <= kMaxAxisError)) return false;
+    if (!(dA <= kFastPathMaxAxisError)) return false;
     bool finite;
     const double V = vertex_reach(p, finite);
     out.bound = tri_edge_bound(dA, std::abs(p.e[0]) + std::abs(p.e[1]) + std::abs(p.e[2]), V);
