@@ -121,7 +121,7 @@ bool sat(const BoxPairD& p, SatAxis* out, double margin) noexcept {
             GB[i][j] = GB[j][i] = glm::dot(b[i], b[j]);
         }
 
-    Candidate face, edge;
+    AxisCandidate face, edge;
 
     // Axes 0-2: A's faces; 3-5: B's faces. Depth in metres: the overlap over |axis|.
     for (int i = 0; i < 3; ++i) {
@@ -148,8 +148,8 @@ bool sat(const BoxPairD& p, SatAxis* out, double margin) noexcept {
 
     if constexpr (kContact) {
         const double size = std::max({ea[0], ea[1], ea[2], eb[0], eb[1], eb[2]});
-        finish(face, edge, size, std::max(gram_error(GA), gram_error(GB)), out,
-               margin > 0.0 ? kSpeculativeFaceBias * size : 0.0);
+        choose_contact_axis(face, edge, size, std::max(gram_error(GA), gram_error(GB)), out,
+                            margin > 0.0 ? kSpeculativeFaceBias * size : 0.0);
     }
     return true;
 }
@@ -167,7 +167,7 @@ bool sat(const BoxTriD& p, SatAxis* out, double margin) noexcept {
     for (int i = 0; i < 3; ++i)
         for (int j = i; j < 3; ++j) GA[i][j] = GA[j][i] = glm::dot(a[i], a[j]);
 
-    Candidate face, edge;
+    AxisCandidate face, edge;
 
     // Axes 0-2: the box's faces, in units of |A_i|.
     for (int i = 0; i < 3; ++i) {
@@ -205,7 +205,7 @@ bool sat(const BoxTriD& p, SatAxis* out, double margin) noexcept {
     if constexpr (kContact) {
         const double emax2 = std::max({te.E2[0], te.E2[1], te.E2[2]});
         const double size = std::max({e[0], e[1], e[2], 0.5 * std::sqrt(emax2)});
-        finish(face, edge, size, gram_error(GA), out, margin > 0.0 ? kSpeculativeFaceBias * size : 0.0);
+        choose_contact_axis(face, edge, size, gram_error(GA), out, margin > 0.0 ? kSpeculativeFaceBias * size : 0.0);
     }
     return true;
 }

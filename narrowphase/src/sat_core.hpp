@@ -247,8 +247,8 @@ inline dvec3 cross_robust(const dvec3& u, const dvec3& v, double uu, double vv) 
                   std::abs(G[0][2]), std::abs(G[1][2]));
 }
 
-// Smallest-depth candidate among one class of axes (faces or edges); ties go to the first axis considered.
-struct Candidate {
+// Smallest-depth candidate axis among one class of axes (faces or edges); ties go to the first axis considered.
+struct AxisCandidate {
     double depth = std::numeric_limits<double>::infinity();
     int axis = -1;
     bool negative = false;
@@ -264,14 +264,15 @@ struct Candidate {
     }
 };
 
-// Face preferred unless the edge is shallower by more than the documented bias (sat.hpp; `face_threshold`,
-// sat_bounds.hpp); fills *out. `extra_bias` (scaled like the input, >= 0) widens the preference for speculative
-// manifolds (sat.hpp, kSpeculativeFaceBias); 0 for the exact contract of collide().
-inline void finish(const Candidate& face, const Candidate& edge, double size, double axis_error, SatAxis* out,
-                   double extra_bias = 0.0) noexcept {
-    const bool edge_wins = edge.axis >= 0 && (face.axis < 0 || edge.depth < face_threshold(face.depth, size, axis_error) -
-                                                                                extra_bias);
-    const Candidate& c = edge_wins ? edge : face;
+// The contact axis from the best face and the best edge: the face unless the edge is shallower by more than the
+// documented bias (sat.hpp; `face_threshold`, sat_bounds.hpp); fills *out. `extra_bias` (scaled like the input,
+// >= 0) widens the preference for speculative manifolds (sat.hpp, kSpeculativeFaceBias); 0 for the exact contract of
+// collide().
+inline void choose_contact_axis(const AxisCandidate& face, const AxisCandidate& edge, double size, double axis_error,
+                                SatAxis* out, double extra_bias = 0.0) noexcept {
+    const bool edge_wins =
+        edge.axis >= 0 && (face.axis < 0 || edge.depth < face_threshold(face.depth, size, axis_error) - extra_bias);
+    const AxisCandidate& c = edge_wins ? edge : face;
     out->axis = c.axis;
     out->negative = c.negative;
     out->depth = c.depth;

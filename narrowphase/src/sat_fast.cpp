@@ -29,7 +29,7 @@
 //     relative delta of over) can be the least, evaluated exactly; an edge axis can change the answer only if its
 //     depth is below the face threshold (face depth minus the face bias), which the squared test
 //     (over' - bound)^2 >= threshold^2 |L|^2_max rules out for most; the rest are evaluated exactly, and the core's
-//     own `finish` picks the axis. The depth and normal come from those exact evaluations.
+//     own `choose_contact_axis` picks the axis. The depth and normal come from those exact evaluations.
 // Anything outside the fast path's range (axes more than kFastPathMaxAxisError from orthonormal, non-finite values,
 // double input the core would rescale) goes to the exact core unchanged.
 
@@ -83,12 +83,14 @@ template <int first, class Closed, class Exact>
 // The contact's choice among the face found and the nine edge axes numbered from `first`: an edge can win only if
 // its depth over / |L| falls below the face threshold. With over >= over' - bound and |L|^2 <= len2(i, j) (an upper
 // bound including round-off), an edge whose lower bound clears the threshold is out; the others, and those the filter
-// already evaluated (`exact_mask`), are evaluated by exact(i, j) (an EdgeAxis), and the core's `finish` decides.
+// already evaluated (`exact_mask`), are evaluated by exact(i, j) (an EdgeAxis), and the core's `choose_contact_axis`
+// decides.
 template <int first, class Len2, class Exact>
-[[gnu::always_inline]] inline void finish_with_edges(const Candidate& face, double size, double axis_error,
-                                                      double bound, const double (&over)[9], unsigned exact_mask,
-                                                      const Len2& len2, const Exact& exact, SatAxis* out,
-                                                      FastTrace* trace) {
+[[gnu::always_inline]] inline void choose_contact_axis_with_edges(const AxisCandidate& face, double size,
+                                                                   double axis_error, double bound,
+                                                                   const double (&over)[9], unsigned exact_mask,
+                                                                   const Len2& len2, const Exact& exact, SatAxis* out,
+                                                                   FastTrace* trace) {
     const double threshold = face_threshold(face.depth, size, axis_error);
     const double t2 = threshold * threshold * kSquarePadHigh;
     unsigned evaluate = exact_mask;
@@ -101,14 +103,14 @@ template <int first, class Len2, class Exact>
             return true;
         });
     }
-    Candidate edge;
+    AxisCandidate edge;
     for (int k = 0; evaluate != 0; ++k, evaluate >>= 1) {
         if (!(evaluate & 1u)) continue;
         if (!((exact_mask >> k) & 1u)) note_exact(trace, first + k);
         const EdgeAxis x = exact(k / 3, k % 3);
         if (x.valid) edge.consider(x.depth(), first + k, x.negative, x.L);
     }
-    finish(face, edge, size, axis_error, out);
+    choose_contact_axis(face, edge, size, axis_error, out);
 }
 
 }  // namespace
@@ -172,7 +174,7 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
         const double fa = dA + 8.0 * kU, fb = dB + 8.0 * kU;
         const double least = min_of(over_face[0] * (1.0 + fa), over_face[1] * (1.0 + fa), over_face[2] * (1.0 + fa),
                                     over_face[3] * (1.0 + fb), over_face[4] * (1.0 + fb), over_face[5] * (1.0 + fb));
-        Candidate face;
+        AxisCandidate face;
         each<6>([&](auto F) {
             constexpr int f = F;
             const double low = over_face[f] * (1.0 - (f < 3 ? fa : fb));
@@ -187,7 +189,7 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
         });
 
         // Edges that can beat the face: |L|^2 <= G_ii G_jj - R_ij^2 + 32 u.
-        finish_with_edges<6>(
+        choose_contact_axis_with_edges<6>(
             face, max_of(ea[0], ea[1], ea[2], eb[0], eb[1], eb[2]), std::max(dA, dB), bound, over_edge, exact,
             [&](int i, int j) { return GA[i][i] * GB[j][j] - R[i][j] * R[i][j] + 32.0 * kU; },
             [&](int i, int j) { return box_edge_axis(p, GA, GB, i, j); }, out, trace);
@@ -275,7 +277,7 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
         const double fa = dA + 8.0 * kU;
         const double least = min_of(normal.valid ? normal.depth() : kInf, face_over[0] * (1.0 + fa),
                                     face_over[1] * (1.0 + fa), face_over[2] * (1.0 + fa));
-        Candidate face;
+        AxisCandidate face;
         each<3>([&](auto F) {
             constexpr int f = F;
             const double low = face_over[f] * (1.0 - fa);
@@ -291,7 +293,7 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
         // round-off, and E_j . A_i is Ep[j][i] up to the same.
         const double emax2 = max_of(te.E2[0], te.E2[1], te.E2[2]);
         const double len2_slack = 320.0 * kU * V * V;
-        finish_with_edges<4>(
+        choose_contact_axis_with_edges<4>(
             face, max_of(e[0], e[1], e[2], 0.5 * std::sqrt(emax2)), dA, bound, over_edge, exact,
             [&](int i, int j) { return GA[i][i] * te.E2[j] - Ep[j][i] * Ep[j][i] + len2_slack; },
             [&](int i, int j) { return tri_edge_axis(p, GA, te, i, j); }, out, trace);
