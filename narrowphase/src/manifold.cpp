@@ -606,21 +606,20 @@ double plain_keep(const detail::BoxTriD& p) {
     return kKeepAbove * std::max({p.e[0], p.e[1], p.e[2], 0.5 * std::sqrt(emax2)});
 }
 
-// The manifold from the contact axis of `load_and_sat` (sat_core.hpp): through the fast path, or with kExact the
-// exact core alone (for the tests).
-template <bool kExact, class T, class Shape>
-std::optional<ManifoldT<T>> manifold(const ObbT<T>& a, const Shape& b, detail::FastTrace* trace) noexcept {
+// The plain manifold: the contact axis of `load_and_sat` (sat_core.hpp: the fast path, the exact core where it cannot
+// answer), then the points on it.
+template <class T, class Shape>
+std::optional<ManifoldT<T>> plain_manifold(const ObbT<T>& a, const Shape& b) noexcept {
     detail::InputOf<T, Shape> p;
     detail::SatAxis s;
-    if (!detail::load_and_sat<true, kExact>(a, b, p, &s, trace)) return std::nullopt;
-    if (s.axis < 0) return std::nullopt;  // no axis could be formed (zero axes): no face or edge to take points from
-    return build_manifold<T>(p, s, dvec3(a.center), Keep{plain_keep(p), false});
+    if (!detail::load_and_sat<true>(a, b, p, &s, nullptr)) return std::nullopt;
+    return detail::manifold_on_axis<T, Shape>(a, p, s);
 }
 
 // The speculative manifold: the exact core with the margin, points up to the margin above the reference face.
 template <class T, class Shape>
 std::optional<ManifoldT<T>> speculative(const ObbT<T>& a, const Shape& b, T margin) noexcept {
-    if (!(margin > T(0))) return manifold<false>(a, b, nullptr);
+    if (!(margin > T(0))) return plain_manifold(a, b);
     detail::InputOf<T, Shape> p;
     detail::SatAxis s;
     if (!detail::load(a, b, p)) return std::nullopt;
@@ -693,12 +692,12 @@ std::optional<ManifoldT<T>> on_face(const ObbT<T>& a, const Shape& b, int axis, 
 
 template <class T>
 std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& a, const ObbT<T>& b) noexcept {
-    return manifold<false>(a, b, nullptr);
+    return plain_manifold(a, b);
 }
 
 template <class T>
 std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& box, const TriangleT<T>& tri) noexcept {
-    return manifold<false>(box, tri, nullptr);
+    return plain_manifold(box, tri);
 }
 
 template <class T>
@@ -726,24 +725,20 @@ std::optional<ManifoldT<T>> face_manifold(const ObbT<T>& box, const TriangleT<T>
 namespace detail {
 
 template <class T, class Shape>
-std::optional<ManifoldT<T>> collide_manifold_traced(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept {
-    return manifold<false>(a, b, trace);
+std::optional<ManifoldT<T>> manifold_on_axis(const ObbT<T>& a, const InputOf<T, Shape>& p, const SatAxis& s) noexcept {
+    if (s.axis < 0) return std::nullopt;  // no axis could be formed (zero axes): no face or edge to take points from
+    return build_manifold<T>(p, s, dvec3(a.center), Keep{plain_keep(p), false});
 }
 
-template <class T, class Shape>
-std::optional<ManifoldT<T>> collide_manifold_exact(const ObbT<T>& a, const Shape& b) noexcept {
-    return manifold<true>(a, b, nullptr);
-}
-
-#define TUMBLE_MANIFOLD_VARIANTS(T, Shape)                                                                        \
-    template std::optional<ManifoldT<T>> collide_manifold_traced<T, Shape>(const ObbT<T>&, const Shape&,        \
-                                                                           FastTrace*) noexcept;                \
-    template std::optional<ManifoldT<T>> collide_manifold_exact<T, Shape>(const ObbT<T>&, const Shape&) noexcept;
-TUMBLE_MANIFOLD_VARIANTS(float, ObbT<float>)
-TUMBLE_MANIFOLD_VARIANTS(double, ObbT<double>)
-TUMBLE_MANIFOLD_VARIANTS(float, TriangleT<float>)
-TUMBLE_MANIFOLD_VARIANTS(double, TriangleT<double>)
-#undef TUMBLE_MANIFOLD_VARIANTS
+template std::optional<ManifoldT<float>> manifold_on_axis<float, ObbT<float>>(const ObbT<float>&, const BoxPairD&,
+                                                                               const SatAxis&) noexcept;
+template std::optional<ManifoldT<double>> manifold_on_axis<double, ObbT<double>>(const ObbT<double>&, const BoxPairD&,
+                                                                                  const SatAxis&) noexcept;
+template std::optional<ManifoldT<float>> manifold_on_axis<float, TriangleT<float>>(const ObbT<float>&, const BoxTriD&,
+                                                                                    const SatAxis&) noexcept;
+template std::optional<ManifoldT<double>> manifold_on_axis<double, TriangleT<double>>(const ObbT<double>&,
+                                                                                       const BoxTriD&,
+                                                                                       const SatAxis&) noexcept;
 
 }  // namespace detail
 

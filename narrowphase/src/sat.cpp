@@ -219,31 +219,6 @@ template bool sat<true>(const BoxPairD&, SatAxis*, double) noexcept;
 template bool sat<false>(const BoxTriD&, SatAxis*, double) noexcept;
 template bool sat<true>(const BoxTriD&, SatAxis*, double) noexcept;
 
-// The exact core alone, for the tests (the public functions and their traced variants are in sat_fast.cpp).
-
-template <class T, class Shape>
-bool overlap_exact(const ObbT<T>& a, const Shape& b) noexcept {
-    InputOf<T, Shape> p;
-    return load_and_sat<false, true>(a, b, p, nullptr, nullptr);
-}
-
-template <class T, class Shape>
-std::optional<ContactT<T>> collide_exact(const ObbT<T>& a, const Shape& b) noexcept {
-    InputOf<T, Shape> p;
-    SatAxis s;
-    if (!load_and_sat<true, true>(a, b, p, &s, nullptr)) return std::nullopt;
-    return to_contact<T>(s, p.exponent);
-}
-
-#define TUMBLE_SAT_ENTRY_POINTS(T, Shape) \
-    template bool overlap_exact<T, Shape>(const ObbT<T>&, const Shape&) noexcept;                            \
-    template std::optional<ContactT<T>> collide_exact<T, Shape>(const ObbT<T>&, const Shape&) noexcept;
-TUMBLE_SAT_ENTRY_POINTS(float, ObbT<float>)
-TUMBLE_SAT_ENTRY_POINTS(double, ObbT<double>)
-TUMBLE_SAT_ENTRY_POINTS(float, TriangleT<float>)
-TUMBLE_SAT_ENTRY_POINTS(double, TriangleT<double>)
-#undef TUMBLE_SAT_ENTRY_POINTS
-
 }  // namespace detail
 
 }  // namespace tumble

@@ -14,6 +14,9 @@
 // (kRescaleMin, kRescaleMax) = (2^-200, 2^200) is also multiplied by a power of two (`exponent`), which is exact and
 // keeps the fourth powers that the triangle test forms (|n|^2 ~ edge^4) from overflowing or underflowing; float input
 // never needs it. The tolerances and error bounds all of this relies on are in sat_bounds.hpp.
+//
+// Entry points for the tests (the fast path traced, the exact core alone, the closed-form estimates) are not part
+// of the library: tests/support/sat_testing.hpp builds them from the pieces declared here.
 
 #include <algorithm>
 #include <cmath>
@@ -71,7 +74,8 @@ struct SatAxis {
     dvec3 normal{0.0};     // unit, from A (the box) towards B (the triangle)
 };
 
-// What the fast path did on one call (for the tests; counting costs nothing when no trace is passed).
+// What the fast path did on one call (for the tests, through tests/support/sat_testing.hpp; counting costs nothing
+// when no trace is passed, as in the library's own calls).
 struct FastTrace {
     bool full_fallback = false;  // the whole exact core ran (input outside the fast path's range)
     int exact_axes = 0;          // axes evaluated by the exact per-axis functions
@@ -161,43 +165,22 @@ using InputOf = std::conditional_t<std::is_same_v<Shape, ObbT<T>>, BoxPairD, Box
 // Conversion and test as the public functions do them: the unchecked conversion and the fast path; the checked
 // conversion (NaN, infinity, overflow, rescaling) and the exact core only when the fast path cannot answer.
 // `load_fast` gives the same values as `load` whenever it returns true (no rescaling is needed then), so either
-// way *p and *out are what `load` and `sat` give. With kExact, `load` and `sat` alone (for the tests).
-template <bool kContact, bool kExact = false, class T, class Shape>
+// way *p and *out are what `load` and `sat` give.
+template <bool kContact, class T, class Shape>
 [[gnu::always_inline]] inline bool load_and_sat(const ObbT<T>& a, const Shape& b, InputOf<T, Shape>& p,
                                                 SatAxis* out, FastTrace* trace) noexcept {
-    if constexpr (!kExact) {
-        if (load_fast(a, b, p)) {
-            const int r = sat_fast<kContact>(p, out, trace);
-            if (r >= 0) return r != 0;
-        }
-        if (trace) trace->full_fallback = true;
+    if (load_fast(a, b, p)) {
+        const int r = sat_fast<kContact>(p, out, trace);
+        if (r >= 0) return r != 0;
     }
+    if (trace) trace->full_fallback = true;
     return load(a, b, p) && sat<kContact>(p, out);
 }
 
-// The public tests through the fast path (`trace` may be null), and through the exact core alone (for the tests).
-// Shape is ObbT<T> or TriangleT<T>.
+// The plain manifold (`collide_manifold(a, b)`, manifold.cpp) of a pair loaded into `p` with contact axis `s`
+// (what `load_and_sat` or `sat` reported); nothing when no axis could be formed (axis -1).
 template <class T, class Shape>
-bool overlap_traced(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept;
-template <class T, class Shape>
-std::optional<ContactT<T>> collide_traced(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept;
-template <class T, class Shape>
-bool overlap_exact(const ObbT<T>& a, const Shape& b) noexcept;
-template <class T, class Shape>
-std::optional<ContactT<T>> collide_exact(const ObbT<T>& a, const Shape& b) noexcept;
-template <class T, class Shape>
-std::optional<ManifoldT<T>> collide_manifold_traced(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept;
-template <class T, class Shape>
-std::optional<ManifoldT<T>> collide_manifold_exact(const ObbT<T>& a, const Shape& b) noexcept;
-
-// The closed-form estimates of the edge axes that the fast path decides with, and their error bound (for the
-// tests: every estimate is within bound / 2 of the exact value). False when the fast path would not run.
-struct EdgeEstimates {
-    double over[9];  // box-box: axes 6-14; box-triangle: axes 4-12 (the smaller of the two overlaps)
-    double bound;
-};
-bool edge_estimates(const BoxPairD& p, EdgeEstimates& out) noexcept;
-bool edge_estimates(const BoxTriD& p, EdgeEstimates& out) noexcept;
+std::optional<ManifoldT<T>> manifold_on_axis(const ObbT<T>& a, const InputOf<T, Shape>& p, const SatAxis& s) noexcept;
 
 // Back from the scaled frame to metres (exact: a power of two).
 inline double unscale(double x, int exponent) noexcept { return exponent == 0 ? x : std::ldexp(x, exponent); }
@@ -402,7 +385,7 @@ inline EdgeAxis tri_edge_axis(const BoxTriD& p, const double GA[3][3], const Tri
 
 // ---------------------------------------------------------------------------------------------------------------
 // The closed forms the fast path estimates edge axes with (sat_fast.cpp), and their error bounds (sat_bounds.hpp).
-// Shared by the fast path and its `edge_estimates`, which the tests check against long double.
+// Here rather than in sat_fast.cpp so that the tests can check every estimate against long double.
 
 // Calls f(integral_constant<int, K>) for K = 0 .. N-1 in order while it returns true; whether all did. The axis
 // loops are unrolled this way so that every index is a constant and the small matrices stay in registers.

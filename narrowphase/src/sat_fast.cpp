@@ -197,22 +197,6 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
     }
 }
 
-bool edge_estimates(const BoxPairD& p, EdgeEstimates& out) noexcept {
-    double R[3][3], GA[3][3], GB[3][3], ta[3];
-    gram(p.a, GA);
-    gram(p.b, GB);
-    for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) R[i][j] = glm::dot(p.a[i], p.b[j]);
-        ta[i] = glm::dot(p.t, p.a[i]);
-    }
-    const double dA = gram_error(GA), dB = gram_error(GB);
-    if (!(dA <= kFastPathMaxAxisError && dB <= kFastPathMaxAxisError)) return false;
-    out.bound = box_edge_bound(p, dA, dB);
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) out.over[3 * i + j] = box_edge_closed(p, R, ta, i, j);
-    return out.bound < kInf;
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Box - triangle
 
@@ -301,22 +285,6 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
     }
 }
 
-bool edge_estimates(const BoxTriD& p, EdgeEstimates& out) noexcept {
-    double GA[3][3], P[3][3], Ep[3][3];
-    gram(p.a, GA);
-    for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k) P[i][k] = glm::dot(p.v[k], p.a[i]);
-    const double dA = gram_error(GA);
-    if (!(dA <= kFastPathMaxAxisError)) return false;
-    bool finite;
-    const double V = vertex_reach(p, finite);
-    out.bound = tri_edge_bound(dA, std::abs(p.e[0]) + std::abs(p.e[1]) + std::abs(p.e[2]), V);
-    tri_frame_edges(P, Ep);
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) out.over[3 * i + j] = tri_edge_closed(p.e, P, Ep, i, j);
-    return finite && out.bound < kInf;
-}
-
 template int sat_fast<false>(const BoxPairD&, SatAxis*, FastTrace*) noexcept;
 template int sat_fast<true>(const BoxPairD&, SatAxis*, FastTrace*) noexcept;
 template int sat_fast<false>(const BoxTriD&, SatAxis*, FastTrace*) noexcept;
@@ -328,40 +296,20 @@ template int sat_fast<true>(const BoxTriD&, SatAxis*, FastTrace*) noexcept;
 namespace {
 
 template <class T, class Shape>
-[[gnu::always_inline]] inline bool overlap_impl(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept {
+[[gnu::always_inline]] inline bool overlap_impl(const ObbT<T>& a, const Shape& b) noexcept {
     InputOf<T, Shape> p;
-    return load_and_sat<false>(a, b, p, nullptr, trace);
+    return load_and_sat<false>(a, b, p, nullptr, nullptr);
 }
 
 template <class T, class Shape>
-[[gnu::always_inline]] inline std::optional<ContactT<T>> collide_impl(const ObbT<T>& a, const Shape& b,
-                                                                     FastTrace* trace) noexcept {
+[[gnu::always_inline]] inline std::optional<ContactT<T>> collide_impl(const ObbT<T>& a, const Shape& b) noexcept {
     InputOf<T, Shape> p;
     SatAxis s;
-    if (!load_and_sat<true>(a, b, p, &s, trace)) return std::nullopt;
+    if (!load_and_sat<true>(a, b, p, &s, nullptr)) return std::nullopt;
     return to_contact<T>(s, p.exponent);
 }
 
 }  // namespace
-
-template <class T, class Shape>
-bool overlap_traced(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept {
-    return overlap_impl(a, b, trace);
-}
-
-template <class T, class Shape>
-std::optional<ContactT<T>> collide_traced(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept {
-    return collide_impl(a, b, trace);
-}
-
-#define TUMBLE_SAT_TRACED(T, Shape)                                                                                \
-    template bool overlap_traced<T, Shape>(const ObbT<T>&, const Shape&, FastTrace*) noexcept;                     \
-    template std::optional<ContactT<T>> collide_traced<T, Shape>(const ObbT<T>&, const Shape&, FastTrace*) noexcept;
-TUMBLE_SAT_TRACED(float, ObbT<float>)
-TUMBLE_SAT_TRACED(double, ObbT<double>)
-TUMBLE_SAT_TRACED(float, TriangleT<float>)
-TUMBLE_SAT_TRACED(double, TriangleT<double>)
-#undef TUMBLE_SAT_TRACED
 
 }  // namespace tumble::detail
 
@@ -369,22 +317,22 @@ namespace tumble {
 
 template <class T>
 bool overlap(const ObbT<T>& a, const ObbT<T>& b) noexcept {
-    return detail::overlap_impl(a, b, nullptr);
+    return detail::overlap_impl(a, b);
 }
 
 template <class T>
 std::optional<ContactT<T>> collide(const ObbT<T>& a, const ObbT<T>& b) noexcept {
-    return detail::collide_impl(a, b, nullptr);
+    return detail::collide_impl(a, b);
 }
 
 template <class T>
 bool overlap(const ObbT<T>& box, const TriangleT<T>& tri) noexcept {
-    return detail::overlap_impl(box, tri, nullptr);
+    return detail::overlap_impl(box, tri);
 }
 
 template <class T>
 std::optional<ContactT<T>> collide(const ObbT<T>& box, const TriangleT<T>& tri) noexcept {
-    return detail::collide_impl(box, tri, nullptr);
+    return detail::collide_impl(box, tri);
 }
 
 template bool overlap<float>(const ObbT<float>&, const ObbT<float>&) noexcept;
