@@ -24,7 +24,7 @@
 #include <tumble/narrowphase/manifold.hpp>
 #include <tumble/narrowphase/sat.hpp>
 
-#include "sat_core.hpp"  // internal: narrowphase/src
+#include "support/sat_testing.hpp"  // test-only entry points; internal headers of narrowphase/src
 #include "support/families.hpp"
 #include "support/test_util.hpp"
 

@@ -23,10 +23,10 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include <tumble/broadphase/loose_octree.hpp>
-#include <tumble/broadphase/mesh_adjacency.hpp>
 #include <tumble/broadphase/mesh_index.hpp>
 #include <tumble/narrowphase/active_edges.hpp>
 #include <tumble/narrowphase/manifold.hpp>
+#include <tumble/narrowphase/mesh_adjacency.hpp>
 #include <tumble/engine/world.hpp>
 #include <tumble/solver/position_solver.hpp>
 

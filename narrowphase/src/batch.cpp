@@ -7,13 +7,16 @@
 //     X_k = rA + rB - |t . L|   with L the axis as numbered (L = a_i x b_j for the edges),
 // and reports separated iff some X_k < 0 on an axis it does not skip as parallel. The filter evaluates the
 // Gottschalk closed forms F_k in float; |F_k - X_k| <= E for one per-lane bound
-//     E = (kRoundOff u + kAxisErrorFactor g) S + kTiny,   S = sum e_A + sum e_B + |t|_1,
+//     E = (kBatchRoundOff u + kBatchAxisErrorFactor g) S + kBatchUnderflowSlack,   S = sum e_A + sum e_B + |t|_1,
 // where u = 2^-24 and g bounds both boxes' max |a_k . a_l - delta_kl|. F_k < -E on some axis proves "separated",
-// F_k > E on all fifteen proves "overlapping"; otherwise the scalar test decides.
+// F_k > E on all fifteen proves "overlapping"; otherwise the scalar test decides. The constants, with those of the
+// scalar tests they must agree with (the face bias, the parallel-edge skip), are in sat_bounds.hpp.
 
 #include <tumble/error.hpp>
 #include <tumble/narrowphase/batch.hpp>
 #include <tumble/narrowphase/sat.hpp>
+
+#include "sat_bounds.hpp"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/batch.cpp"
@@ -37,24 +40,17 @@ constexpr std::uint8_t kSeparated = 0;
 constexpr std::uint8_t kOverlapping = 1;
 constexpr std::uint8_t kUndecided = 2;
 
-// The bound's constants (docs/batch.md, "The bound"). The round-off of the closed forms is at most 25 u S on an edge
-// axis and 9 u S on a face axis; 36 leaves 11 u S (6.6e-7 S) for the scalar test's own double round-off (~1e-15 S)
-// and for the largest value an axis the scalar test skips as parallel can have (|L| < 1e-12: |X| < 1.01e-12 S), so
-// that a decided sign is the scalar test's sign on an axis it really tests.
-constexpr float kUnitRoundOff = 0x1p-24f;
-constexpr float kRoundOff = 36.0f;
-// The closed forms assume orthonormal axes; the actual axes change them by at most 4.1 g S (a cross product of two
-// axes is within 3.2 g of the third, for g <= 1e-3).
-constexpr float kAxisErrorFactor = 4.5f;
-// Boxes whose axes are further than this from orthonormal are left to the scalar test (the 3.2 g above needs g small).
-constexpr double kMaxAxisError = 1e-3;
-// Absolute slack for underflow (flush-to-zero included: ~30 operations of at most 2^-126 each).
-constexpr float kTiny = 1e-36f;
-// Lanes whose magnitudes could overflow float in the closed forms are left to the scalar test.
-constexpr float kMaxMagnitude = 1e36f;
-// collide certifies a contact in float only for pairs at least this large (S, metres): below it, products of the
-// pair's values underflow and the relative bounds of the contact's intervals no longer hold.
-constexpr float kMinContactMagnitude = 0x1p-40f;
+// The bound's constants (docs/batch.md, "The bound"; derived in sat_bounds.hpp).
+using detail::kBatchAxisErrorFactor;
+using detail::kBatchFaceBiasAbsolute;
+using detail::kBatchFaceBiasAxisError;
+using detail::kBatchFaceBiasRelative;
+using detail::kBatchMaxAxisError;
+using detail::kBatchMaxMagnitude;
+using detail::kBatchMinContactMagnitude;
+using detail::kBatchRoundOff;
+using detail::kBatchUnderflowSlack;
+constexpr float kUnitRoundOff = detail::kFloatUnitRoundoff;
 
 // The kernels index small arrays of vectors with loop counters: fully unrolled, they stay in registers (GCC does not
 // unroll them completely at -O2 on its own, and spills).
@@ -138,11 +134,11 @@ struct Lanes {
         const V sum_b = hn::Add(hn::Add(eb[0], eb[1]), eb[2]);
         const V sum_t = hn::Add(hn::Add(hn::Abs(t[0]), hn::Abs(t[1])), hn::Abs(t[2]));
         S = hn::Add(hn::Add(sum_a, sum_b), sum_t);
-        E = hn::MulAdd(hn::MulAdd(hn::Set(d, kAxisErrorFactor), g, hn::Set(d, kRoundOff * kUnitRoundOff)), S,
-                       hn::Set(d, kTiny));
+        E = hn::MulAdd(hn::MulAdd(hn::Set(d, kBatchAxisErrorFactor), g, hn::Set(d, kBatchRoundOff * kUnitRoundOff)),
+                       S, hn::Set(d, kBatchUnderflowSlack));
         // A box the filter must not judge has g = +inf (non-finite value, negative extent, axes far from
         // orthonormal); NaN or overflow elsewhere makes S NaN or huge. Such lanes stay undecided.
-        valid = hn::And(hn::Lt(S, hn::Set(d, kMaxMagnitude)), hn::Lt(g, hn::Set(d, 1.0f)));
+        valid = hn::And(hn::Lt(S, hn::Set(d, kBatchMaxMagnitude)), hn::Lt(g, hn::Set(d, 1.0f)));
 
         // Axes 0-2: rA = e_A,i (the actual axes: sum_k e_A,k |a_k . a_i|, within g sum e_A).
         TUMBLE_UNROLL
@@ -355,12 +351,15 @@ HWY_INLINE AxisChoice<D> choose_axis(D d, const Lanes<D>& p) {
     TUMBLE_UNROLL
     for (int e = 0; e < 9; ++e) edge_count = hn::Add(edge_count, hn::IfThenElseZero(hn::Le(lo2[e], edge_hi2), one));
 
-    // Face bias (sat.hpp): the edge wins iff d_edge < d_face - (1e-10 d_face + (1e-12 + 8 axis_error) size), with
-    // axis_error in [g (1 - 2^-20) - 2^-47, g] (g is its bound rounded up, docs/batch.md).
+    // Face bias (sat.hpp, in float: sat_bounds.hpp): the edge wins iff
+    // d_edge < d_face - (1e-10 d_face + (1e-12 + 8 axis_error) size), with axis_error in [g (1 - 2^-20) - 2^-47, g]
+    // (g is its bound rounded up, docs/batch.md).
     const V size = hn::Max(hn::Max(hn::Max(p.ea[0], p.ea[1]), hn::Max(p.ea[2], p.eb[0])), hn::Max(p.eb[1], p.eb[2]));
     const V ae_lo = hn::Max(hn::Sub(hn::Mul(p.g, hn::Set(d, 1.0f - 0x1p-20f)), hn::Set(d, 0x1p-47f)), hn::Zero(d));
     auto bias = [&](const V& depth, const V& ae) {
-        return hn::MulAdd(hn::Set(d, 1e-10f), depth, hn::Mul(hn::MulAdd(hn::Set(d, 8.0f), ae, hn::Set(d, 1e-12f)), size));
+        return hn::MulAdd(hn::Set(d, kBatchFaceBiasRelative), depth,
+                          hn::Mul(hn::MulAdd(hn::Set(d, kBatchFaceBiasAxisError), ae, hn::Set(d, kBatchFaceBiasAbsolute)),
+                                  size));
     };
     const V th_lo = hn::Sub(hn::Mul(face_lo_min, down(8.0f)), hn::Mul(bias(face_hi_min, p.g), up(16.0f)));
     const V th_hi = hn::Sub(hn::Mul(face_hi_min, up(8.0f)), hn::Mul(bias(face_lo_min, ae_lo), down(16.0f)));
@@ -374,7 +373,7 @@ HWY_INLINE AxisChoice<D> choose_axis(D d, const Lanes<D>& p) {
     // Pairs this small are the scalar test's: the float intervals assume relative round-off, which products of their
     // values lose to underflow (found by fuzz_narrowphase: boxes of 5e-22 m, an edge chosen where collide() reports
     // a face of half its depth).
-    out.certain = hn::And(out.certain, hn::Ge(p.S, hn::Set(d, kMinContactMagnitude)));
+    out.certain = hn::And(out.certain, hn::Ge(p.S, hn::Set(d, kBatchMinContactMagnitude)));
     return out;
 }
 
@@ -553,7 +552,7 @@ HWY_EXPORT(CollidePairs);
 HWY_EXPORT(TargetBits);
 
 // An upper bound on max |a_k . a_l - delta_kl| for the box's axes, or +inf when the filter must not be used for this
-// box (a non-finite value, a negative half extent, axes further than kMaxAxisError from orthonormal). The dot
+// box (a non-finite value, a negative half extent, axes further than kBatchMaxAxisError from orthonormal). The dot
 // products of float components are formed in double: products exact, two roundings of at most 2^-53 |a_k| |a_l|.
 float axis_error_bound(const Obb& box) {
     const float inf = std::numeric_limits<float>::infinity();
@@ -570,7 +569,7 @@ float axis_error_bound(const Obb& box) {
             for (int c = 0; c < 3; ++c) dot += static_cast<double>(box.axes[k][c]) * static_cast<double>(box.axes[l][c]);
             worst = std::max(worst, std::abs(dot - (k == l ? 1.0 : 0.0)));
         }
-    if (!(worst <= kMaxAxisError)) return inf;
+    if (!(worst <= kBatchMaxAxisError)) return inf;
     // + 2^-50 covers the double round-off; rounding to float may go down by half an ulp, so step one ulp up.
     return std::nextafter(static_cast<float>(worst + 0x1p-50), inf);
 }

@@ -38,7 +38,7 @@ constexpr int kMaxPoly = 16;  // a quad cut by 4 planes has at most 8 corners, a
 // - a point this close to a side plane lies on it (round-off, ~1e-16, with a wide margin);
 constexpr double kOnPlane = 1e-10;
 // - a clipped point this far above the reference face still counts (touching shapes give depth 0 up to round-off),
-//   and two points this close are one;
+//   and two points this close are one (also: closest points of two edges this close to one normal line lie on it);
 constexpr double kKeepAbove = 1e-9;
 constexpr double kSamePoint = 1e-9;
 // - in the reduction to 4 points, depths within kTieDepth and squared distances or areas within kTieArea of the
@@ -218,7 +218,7 @@ void incident_face(const BoxG& b, const dvec3& nr, int& k, bool& positive) {
     positive = glm::dot(b.ax[k], nr) < 0.0;
 }
 
-struct Candidate {
+struct ManifoldCandidate {
     dvec3 p{0.0};  // on the incident shape
     double depth = 0.0;
     std::uint32_t id = 0;
@@ -235,10 +235,10 @@ struct Keep {
     bool outside_fallback = true;
 };
 
-struct Candidates {
-    Candidate c[3 * kMaxPoly + 1];
+struct ManifoldCandidateSet {
+    ManifoldCandidate c[3 * kMaxPoly + 1];
     int n = 0;
-    void add(const Candidate& x) {
+    void add(const ManifoldCandidate& x) {
         for (int k = 0; k < n; ++k)
             if (c[k].id == x.id) return;  // the same feature pair from a neighbouring face
         if (n < 3 * kMaxPoly + 1) c[n++] = x;
@@ -247,7 +247,7 @@ struct Candidates {
 
 // Clips `poly` by the reference's side planes and adds its corners to `out`. `eps`: distance (metres, scaled) within
 // which a point counts as lying on a plane.
-void collect(const Poly& poly, const Reference& ref, int inc_face, double eps, Candidates& out) {
+void collect(const Poly& poly, const Reference& ref, int inc_face, double eps, ManifoldCandidateSet& out) {
     Poly a = poly, b;
     for (int k = 0; k < ref.sides; ++k) {
         clip(a, ref.side[k], 1u << k, inc_face, eps, b);
@@ -255,7 +255,7 @@ void collect(const Poly& poly, const Reference& ref, int inc_face, double eps, C
     }
     for (int k = 0; k < a.n; ++k) {
         const int fr = ref.feature(a.v[k].ref), fi = a.v[k].inc;
-        Candidate x;
+        ManifoldCandidate x;
         x.p = a.v[k].p;
         x.depth = ref.top - glm::dot(ref.nr, x.p);
         x.id = ref.is_a ? feature_id(fr, fi) : feature_id(fi, fr);
@@ -271,10 +271,11 @@ double area2(const dvec3& a, const dvec3& b, const dvec3& c, const dvec3& n) {
 // Keeps at most kMaxManifoldPoints candidates with depth >= -keep.below, clamping depths at 0 unless
 // keep.signed_depth; never leaves none. Ties (within the tolerances, relative to `size`) go to the smaller id, so that
 // the choice does not flicker.
-int select(Candidates& all, const dvec3& n, double size, const Keep& keep, Candidate out[kMaxManifoldPoints]) {
-    std::sort(all.c, all.c + all.n, [](const Candidate& x, const Candidate& y) { return x.id < y.id; });
+int select(ManifoldCandidateSet& all, const dvec3& n, double size, const Keep& keep,
+           ManifoldCandidate out[kMaxManifoldPoints]) {
+    std::sort(all.c, all.c + all.n, [](const ManifoldCandidate& x, const ManifoldCandidate& y) { return x.id < y.id; });
     const double keep_tol = keep.below, same2 = kSamePoint * kSamePoint * size * size;
-    Candidate kept[3 * kMaxPoly + 1];
+    ManifoldCandidate kept[3 * kMaxPoly + 1];
     int m = 0, deepest = -1;
     for (int k = 0; k < all.n; ++k) {
         if (deepest < 0 || all.c[k].depth > all.c[deepest].depth) deepest = k;
@@ -309,20 +310,20 @@ int select(Candidates& all, const dvec3& n, double size, const Keep& keep, Candi
         used[best] = true;
         return best;
     };
-    const int i1 = pick([](const Candidate& c) { return c.depth; }, depth_tol);
+    const int i1 = pick([](const ManifoldCandidate& c) { return c.depth; }, depth_tol);
     const dvec3 p1 = kept[i1].p;
     const int i2 = pick(
-        [&](const Candidate& c) {
+        [&](const ManifoldCandidate& c) {
             const dvec3 d = c.p - p1 - n * glm::dot(c.p - p1, n);
             return glm::dot(d, d);
         },
         area_tol);
     const dvec3 p2 = kept[i2].p;
-    const int i3 = pick([&](const Candidate& c) { return area2(p1, p2, c.p, n); }, area_tol);
+    const int i3 = pick([&](const ManifoldCandidate& c) { return area2(p1, p2, c.p, n); }, area_tol);
     const dvec3 p3 = kept[i3].p;
     const double base = area2(p1, p2, p3, n);
     const int i4 = pick(
-        [&](const Candidate& c) { return area2(p1, p2, c.p, n) + area2(p2, p3, c.p, n) + area2(p3, p1, c.p, n) - base; },
+        [&](const ManifoldCandidate& c) { return area2(p1, p2, c.p, n) + area2(p2, p3, c.p, n) + area2(p3, p1, c.p, n) - base; },
         area_tol);
     int picked[4] = {i1, i2, i3, i4};
     std::sort(picked, picked + 4);
@@ -376,8 +377,8 @@ void support_edge(const BoxG& b, int i, const dvec3& dir, dvec3& p0, dvec3& p1, 
 }
 
 template <class T>
-ManifoldT<T> finish(const detail::SatAxis& s, int exponent, const dvec3& origin, const Candidate* pts, int count,
-                    bool ref_is_a, const dvec3& nr, const Keep& keep) {
+ManifoldT<T> make_manifold(const detail::SatAxis& s, int exponent, const dvec3& origin, const ManifoldCandidate* pts,
+                           int count, bool ref_is_a, const dvec3& nr, const Keep& keep) {
     ManifoldT<T> m;
     const ContactT<T> c = detail::to_contact<T>(s, exponent);
     m.axis = c.axis;
@@ -425,9 +426,9 @@ int E2max_index(const dvec3 E[3]) {
 // Edge-edge contact: one point, the closest points of the two edges (`c.p` on B's edge, `pa` on A's). They differ
 // by depth * normal, the edges' common perpendicular, unless the closest points sit at an edge's end.
 template <class T>
-ManifoldT<T> edge_finish(const detail::SatAxis& s, int exponent, const dvec3& origin, const Candidate& c,
-                         const dvec3& pa, const Keep& keep) {
-    ManifoldT<T> m = finish<T>(s, exponent, origin, &c, 1, true, s.normal, keep);
+ManifoldT<T> make_edge_manifold(const detail::SatAxis& s, int exponent, const dvec3& origin,
+                                const ManifoldCandidate& c, const dvec3& pa, const Keep& keep) {
+    ManifoldT<T> m = make_manifold<T>(s, exponent, origin, &c, 1, true, s.normal, keep);
     m.points[0].point_a = Vec3T<T>(origin + dvec3(detail::unscale(pa.x, exponent), detail::unscale(pa.y, exponent),
                                                   detail::unscale(pa.z, exponent)));
     return m;
@@ -438,12 +439,12 @@ ManifoldT<T> edge_finish(const detail::SatAxis& s, int exponent, const dvec3& or
 // overlap can lie under one of them when a face axis wins by the face bias, or at 45 degrees); if every one lies
 // outside the side planes, the box's deepest corner.
 int incident_box_contact(const Reference& ref, const BoxG& inc, double size, const Keep& keep,
-                         Candidate out[kMaxManifoldPoints]) {
+                         ManifoldCandidate out[kMaxManifoldPoints]) {
     const dvec3& nr = ref.nr;
     int k;
     bool positive;
     incident_face(inc, nr, k, positive);
-    Candidates all;
+    ManifoldCandidateSet all;
     collect(box_face_polygon(inc, k, positive), ref, box_face_feature(k, positive), kOnPlane * size, all);
     double best = -1e300;
     for (int j = 0; j < all.n; ++j) best = std::max(best, all.c[j].depth);
@@ -473,7 +474,7 @@ int incident_box_contact(const Reference& ref, const BoxG& inc, double size, con
 // policy chose): the reference face clipped against the incident box for a face axis, the closest points of the
 // two supporting edges for an edge axis.
 template <class T>
-ManifoldT<T> build(const detail::BoxPairD& p, const detail::SatAxis& s, const dvec3& origin, const Keep& keep) {
+ManifoldT<T> build_manifold(const detail::BoxPairD& p, const detail::SatAxis& s, const dvec3& origin, const Keep& keep) {
     BoxG A, B;
     A.c = dvec3(0.0);
     B.c = p.t;
@@ -484,13 +485,14 @@ ManifoldT<T> build(const detail::BoxPairD& p, const detail::SatAxis& s, const dv
         B.h[i] = p.eb[i];
     }
     const double size = std::max({p.ea[0], p.ea[1], p.ea[2], p.eb[0], p.eb[1], p.eb[2]});
-    Candidate pts[kMaxManifoldPoints];
+    ManifoldCandidate pts[kMaxManifoldPoints];
     if (s.axis < 6) {
         const bool ref_is_a = s.axis < 3;
         const dvec3 nr = ref_is_a ? s.normal : -s.normal;
         const Reference ref = ref_is_a ? box_reference(A, s.axis, nr, true) : box_reference(B, s.axis - 3, nr, false);
         const int count = incident_box_contact(ref, ref_is_a ? B : A, size, keep, pts);
-        return with_reference(finish<T>(s, p.exponent, origin, pts, count, ref_is_a, nr, keep), ref, p.exponent, origin);
+        return with_reference(make_manifold<T>(s, p.exponent, origin, pts, count, ref_is_a, nr, keep), ref, p.exponent,
+                              origin);
     }
     const int i = (s.axis - 6) / 3, j = (s.axis - 6) % 3;
     dvec3 a0, a1, b0, b1, pa, pb;
@@ -500,12 +502,12 @@ ManifoldT<T> build(const detail::BoxPairD& p, const detail::SatAxis& s, const dv
     closest_points(a0, a1 - a0, b0, b1 - b0, pa, pb);
     const double depth = glm::dot(pa - pb, s.normal);
     pts[0] = {pb, keep.signed_depth ? depth : std::max(depth, 0.0), feature_id(fa, fb)};
-    return edge_finish<T>(s, p.exponent, origin, pts[0], pa, keep);
+    return make_edge_manifold<T>(s, p.exponent, origin, pts[0], pa, keep);
 }
 
 // The same for a loaded box and triangle.
 template <class T>
-ManifoldT<T> build(const detail::BoxTriD& p, const detail::SatAxis& s, const dvec3& origin, const Keep& keep) {
+ManifoldT<T> build_manifold(const detail::BoxTriD& p, const detail::SatAxis& s, const dvec3& origin, const Keep& keep) {
     BoxG A;
     A.c = dvec3(0.0);
     for (int i = 0; i < 3; ++i) {
@@ -517,11 +519,11 @@ ManifoldT<T> build(const detail::BoxTriD& p, const detail::SatAxis& s, const dve
     double emax2 = 0.0;
     for (const dvec3& e : E) emax2 = std::max(emax2, glm::dot(e, e));
     const double size = std::max({p.e[0], p.e[1], p.e[2], 0.5 * std::sqrt(emax2)});
-    Candidate pts[kMaxManifoldPoints];
+    ManifoldCandidate pts[kMaxManifoldPoints];
     if (s.axis < 3) {
         // A box face is the reference; the triangle is the incident polygon.
         const Reference ref = box_reference(A, s.axis, s.normal, true);
-        Candidates all;
+        ManifoldCandidateSet all;
         collect(triangle_polygon(v), ref, kTriangleFaceFeature, kOnPlane * size, all);
         if (all.n == 0 && keep.outside_fallback) {  // the triangle lies outside the face's side planes: its deepest vertex
             int j = 0;
@@ -530,7 +532,8 @@ ManifoldT<T> build(const detail::BoxTriD& p, const detail::SatAxis& s, const dve
             all.add({v[j], ref.top - glm::dot(s.normal, v[j]), feature_id(ref.feature(0), triangle_vertex_feature(j))});
         }
         const int count = select(all, s.normal, size, keep, pts);
-        return with_reference(finish<T>(s, p.exponent, origin, pts, count, true, s.normal, keep), ref, p.exponent, origin);
+        return with_reference(make_manifold<T>(s, p.exponent, origin, pts, count, true, s.normal, keep), ref,
+                              p.exponent, origin);
     }
     if (s.axis == 3) {
         // The triangle's face is the reference; the box face most aligned with the normal is incident.
@@ -547,7 +550,8 @@ ManifoldT<T> build(const detail::BoxTriD& p, const detail::SatAxis& s, const dve
         }
         ref.sides = 3;
         const int count = incident_box_contact(ref, A, size, keep, pts);
-        return with_reference(finish<T>(s, p.exponent, origin, pts, count, false, nr, keep), ref, p.exponent, origin);
+        return with_reference(make_manifold<T>(s, p.exponent, origin, pts, count, false, nr, keep), ref, p.exponent,
+                              origin);
     }
     // Edge-edge: the box edge supporting the box towards the triangle, and the triangle's edge j. A degenerate
     // (collinear) triangle's edges overlap on one line: its supporting feature is then the longest edge, which
@@ -559,7 +563,7 @@ ManifoldT<T> build(const detail::BoxTriD& p, const detail::SatAxis& s, const dve
         const int l1 = (l + 1) % 3;
         const double El = glm::dot(E[l], E[l]), El1 = glm::dot(E[l1], E[l1]);
         const dvec3 n = detail::cross_robust(E[l], E[l1], El, El1);
-        if (!(glm::dot(n, n) > kParallelEpsilon * kParallelEpsilon * El * El1)) j = l;
+        if (!(glm::dot(n, n) > detail::kParallel2 * El * El1)) j = l;
     }
     dvec3 a0, a1, pa, pb;
     int fa;
@@ -574,7 +578,7 @@ ManifoldT<T> build(const detail::BoxTriD& p, const detail::SatAxis& s, const dve
         const dvec3 g = qa - qb - glm::dot(qa - qb, s.normal) * s.normal;
         return glm::dot(g, g);
     };
-    const double tolerance = 1e-9 * size;
+    const double tolerance = kSamePoint * size;
     if (off(pa, pb) > tolerance * tolerance) {
         const int opposite = (j + 2) % 3;
         dvec3 va, vb;
@@ -583,10 +587,10 @@ ManifoldT<T> build(const detail::BoxTriD& p, const detail::SatAxis& s, const dve
             const double vertex_depth = glm::dot(va - vb, s.normal);
             pts[0] = {vb, keep.signed_depth ? vertex_depth : std::max(vertex_depth, 0.0),
                       feature_id(fa, triangle_vertex_feature(opposite))};
-            return edge_finish<T>(s, p.exponent, origin, pts[0], va, keep);
+            return make_edge_manifold<T>(s, p.exponent, origin, pts[0], va, keep);
         }
     }
-    return edge_finish<T>(s, p.exponent, origin, pts[0], pa, keep);
+    return make_edge_manifold<T>(s, p.exponent, origin, pts[0], pa, keep);
 }
 
 // The size tolerance of a plain (touching) manifold: points above the reference face by round-off still count.
@@ -602,28 +606,27 @@ double plain_keep(const detail::BoxTriD& p) {
     return kKeepAbove * std::max({p.e[0], p.e[1], p.e[2], 0.5 * std::sqrt(emax2)});
 }
 
-// The manifold from the contact axis of `load_and_sat` (sat_core.hpp): through the fast path, or with kExact the
-// exact core alone (for the tests).
-template <bool kExact, class T, class Shape>
-std::optional<ManifoldT<T>> manifold(const ObbT<T>& a, const Shape& b, detail::FastTrace* trace) noexcept {
+// The plain manifold: the contact axis of `load_and_sat` (sat_core.hpp: the fast path, the exact core where it cannot
+// answer), then the points on it.
+template <class T, class Shape>
+std::optional<ManifoldT<T>> plain_manifold(const ObbT<T>& a, const Shape& b) noexcept {
     detail::InputOf<T, Shape> p;
     detail::SatAxis s;
-    if (!detail::load_and_sat<true, kExact>(a, b, p, &s, trace)) return std::nullopt;
-    if (s.axis < 0) return std::nullopt;  // no axis could be formed (zero axes): no face or edge to take points from
-    return build<T>(p, s, dvec3(a.center), Keep{plain_keep(p), false});
+    if (!detail::load_and_sat<true>(a, b, p, &s, nullptr)) return std::nullopt;
+    return detail::manifold_on_axis<T, Shape>(a, p, s);
 }
 
 // The speculative manifold: the exact core with the margin, points up to the margin above the reference face.
 template <class T, class Shape>
 std::optional<ManifoldT<T>> speculative(const ObbT<T>& a, const Shape& b, T margin) noexcept {
-    if (!(margin > T(0))) return manifold<false>(a, b, nullptr);
+    if (!(margin > T(0))) return plain_manifold(a, b);
     detail::InputOf<T, Shape> p;
     detail::SatAxis s;
     if (!detail::load(a, b, p)) return std::nullopt;
     const double m = detail::unscale(static_cast<double>(margin), -p.exponent);
     if (!std::isfinite(m) || !detail::sat<true>(p, &s, m)) return std::nullopt;
     if (s.axis < 0) return std::nullopt;  // as above
-    const ManifoldT<T> out = build<T>(p, s, dvec3(a.center), Keep{m, true, s.depth >= 0.0});
+    const ManifoldT<T> out = build_manifold<T>(p, s, dvec3(a.center), Keep{m, true, s.depth >= 0.0});
     if (out.count == 0) return std::nullopt;
     return out;
 }
@@ -680,7 +683,7 @@ std::optional<ManifoldT<T>> on_face(const ObbT<T>& a, const Shape& b, int axis, 
     const bool spec = margin > T(0);
     const double m = spec ? detail::unscale(static_cast<double>(margin), -p.exponent) : plain_keep(p);
     if (!std::isfinite(m) || !(s.depth >= -m)) return std::nullopt;
-    const ManifoldT<T> out = build<T>(p, s, dvec3(a.center), Keep{m, spec, !spec || s.depth >= 0.0});
+    const ManifoldT<T> out = build_manifold<T>(p, s, dvec3(a.center), Keep{m, spec, !spec || s.depth >= 0.0});
     if (out.count == 0) return std::nullopt;
     return out;
 }
@@ -689,12 +692,12 @@ std::optional<ManifoldT<T>> on_face(const ObbT<T>& a, const Shape& b, int axis, 
 
 template <class T>
 std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& a, const ObbT<T>& b) noexcept {
-    return manifold<false>(a, b, nullptr);
+    return plain_manifold(a, b);
 }
 
 template <class T>
 std::optional<ManifoldT<T>> collide_manifold(const ObbT<T>& box, const TriangleT<T>& tri) noexcept {
-    return manifold<false>(box, tri, nullptr);
+    return plain_manifold(box, tri);
 }
 
 template <class T>
@@ -722,24 +725,20 @@ std::optional<ManifoldT<T>> face_manifold(const ObbT<T>& box, const TriangleT<T>
 namespace detail {
 
 template <class T, class Shape>
-std::optional<ManifoldT<T>> collide_manifold_traced(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept {
-    return manifold<false>(a, b, trace);
+std::optional<ManifoldT<T>> manifold_on_axis(const ObbT<T>& a, const InputOf<T, Shape>& p, const SatAxis& s) noexcept {
+    if (s.axis < 0) return std::nullopt;  // no axis could be formed (zero axes): no face or edge to take points from
+    return build_manifold<T>(p, s, dvec3(a.center), Keep{plain_keep(p), false});
 }
 
-template <class T, class Shape>
-std::optional<ManifoldT<T>> collide_manifold_exact(const ObbT<T>& a, const Shape& b) noexcept {
-    return manifold<true>(a, b, nullptr);
-}
-
-#define TUMBLE_MANIFOLD_VARIANTS(T, Shape)                                                                        \
-    template std::optional<ManifoldT<T>> collide_manifold_traced<T, Shape>(const ObbT<T>&, const Shape&,        \
-                                                                           FastTrace*) noexcept;                \
-    template std::optional<ManifoldT<T>> collide_manifold_exact<T, Shape>(const ObbT<T>&, const Shape&) noexcept;
-TUMBLE_MANIFOLD_VARIANTS(float, ObbT<float>)
-TUMBLE_MANIFOLD_VARIANTS(double, ObbT<double>)
-TUMBLE_MANIFOLD_VARIANTS(float, TriangleT<float>)
-TUMBLE_MANIFOLD_VARIANTS(double, TriangleT<double>)
-#undef TUMBLE_MANIFOLD_VARIANTS
+template std::optional<ManifoldT<float>> manifold_on_axis<float, ObbT<float>>(const ObbT<float>&, const BoxPairD&,
+                                                                               const SatAxis&) noexcept;
+template std::optional<ManifoldT<double>> manifold_on_axis<double, ObbT<double>>(const ObbT<double>&, const BoxPairD&,
+                                                                                  const SatAxis&) noexcept;
+template std::optional<ManifoldT<float>> manifold_on_axis<float, TriangleT<float>>(const ObbT<float>&, const BoxTriD&,
+                                                                                    const SatAxis&) noexcept;
+template std::optional<ManifoldT<double>> manifold_on_axis<double, TriangleT<double>>(const ObbT<double>&,
+                                                                                       const BoxTriD&,
+                                                                                       const SatAxis&) noexcept;
 
 }  // namespace detail
 

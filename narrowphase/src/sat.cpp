@@ -51,9 +51,10 @@ double nonfinite_probe(const Mat3T<T>& m) {
     return nonfinite_probe(m[0]) + nonfinite_probe(m[1]) + nonfinite_probe(m[2]);
 }
 
-// Double input outside [2^-200, 2^200] is rescaled by a power of two; returns the exponent to undo it with.
+// Double input outside (kRescaleMin, kRescaleMax) (sat_bounds.hpp) is rescaled by a power of two; returns the
+// exponent to undo it with.
 int rescale_exponent(double largest) {
-    if (!(largest > 0x1p-200 && largest < 0x1p200)) {
+    if (!within_unscaled_range(largest)) {
         if (largest == 0.0 || !std::isfinite(largest)) return 0;
         return std::ilogb(largest);
     }
@@ -120,7 +121,7 @@ bool sat(const BoxPairD& p, SatAxis* out, double margin) noexcept {
             GB[i][j] = GB[j][i] = glm::dot(b[i], b[j]);
         }
 
-    Candidate face, edge;
+    AxisCandidate face, edge;
 
     // Axes 0-2: A's faces; 3-5: B's faces. Depth in metres: the overlap over |axis|.
     for (int i = 0; i < 3; ++i) {
@@ -147,8 +148,8 @@ bool sat(const BoxPairD& p, SatAxis* out, double margin) noexcept {
 
     if constexpr (kContact) {
         const double size = std::max({ea[0], ea[1], ea[2], eb[0], eb[1], eb[2]});
-        finish(face, edge, size, std::max(gram_error(GA), gram_error(GB)), out,
-               margin > 0.0 ? kSpeculativeFaceBias * size : 0.0);
+        choose_contact_axis(face, edge, size, std::max(gram_error(GA), gram_error(GB)), out,
+                            margin > 0.0 ? kSpeculativeFaceBias * size : 0.0);
     }
     return true;
 }
@@ -166,7 +167,7 @@ bool sat(const BoxTriD& p, SatAxis* out, double margin) noexcept {
     for (int i = 0; i < 3; ++i)
         for (int j = i; j < 3; ++j) GA[i][j] = GA[j][i] = glm::dot(a[i], a[j]);
 
-    Candidate face, edge;
+    AxisCandidate face, edge;
 
     // Axes 0-2: the box's faces, in units of |A_i|.
     for (int i = 0; i < 3; ++i) {
@@ -204,7 +205,7 @@ bool sat(const BoxTriD& p, SatAxis* out, double margin) noexcept {
     if constexpr (kContact) {
         const double emax2 = std::max({te.E2[0], te.E2[1], te.E2[2]});
         const double size = std::max({e[0], e[1], e[2], 0.5 * std::sqrt(emax2)});
-        finish(face, edge, size, gram_error(GA), out, margin > 0.0 ? kSpeculativeFaceBias * size : 0.0);
+        choose_contact_axis(face, edge, size, gram_error(GA), out, margin > 0.0 ? kSpeculativeFaceBias * size : 0.0);
     }
     return true;
 }
@@ -217,31 +218,6 @@ template bool sat<false>(const BoxPairD&, SatAxis*, double) noexcept;
 template bool sat<true>(const BoxPairD&, SatAxis*, double) noexcept;
 template bool sat<false>(const BoxTriD&, SatAxis*, double) noexcept;
 template bool sat<true>(const BoxTriD&, SatAxis*, double) noexcept;
-
-// The exact core alone, for the tests (the public functions and their traced variants are in sat_fast.cpp).
-
-template <class T, class Shape>
-bool overlap_exact(const ObbT<T>& a, const Shape& b) noexcept {
-    InputOf<T, Shape> p;
-    return load_and_sat<false, true>(a, b, p, nullptr, nullptr);
-}
-
-template <class T, class Shape>
-std::optional<ContactT<T>> collide_exact(const ObbT<T>& a, const Shape& b) noexcept {
-    InputOf<T, Shape> p;
-    SatAxis s;
-    if (!load_and_sat<true, true>(a, b, p, &s, nullptr)) return std::nullopt;
-    return to_contact<T>(s, p.exponent);
-}
-
-#define TUMBLE_SAT_ENTRY_POINTS(T, Shape) \
-    template bool overlap_exact<T, Shape>(const ObbT<T>&, const Shape&) noexcept;                            \
-    template std::optional<ContactT<T>> collide_exact<T, Shape>(const ObbT<T>&, const Shape&) noexcept;
-TUMBLE_SAT_ENTRY_POINTS(float, ObbT<float>)
-TUMBLE_SAT_ENTRY_POINTS(double, ObbT<double>)
-TUMBLE_SAT_ENTRY_POINTS(float, TriangleT<float>)
-TUMBLE_SAT_ENTRY_POINTS(double, TriangleT<double>)
-#undef TUMBLE_SAT_ENTRY_POINTS
 
 }  // namespace detail
 

@@ -11,20 +11,27 @@
 //   functions below. Its answers are bit-identical to the core's (tests/narrowphase_fast_test.cpp).
 //
 // Both shapes are brought to double, relative to the first box's centre. Double input whose magnitudes lie outside
-// [2^-200, 2^200] is also multiplied by a power of two (`exponent`), which is exact and keeps the fourth powers that
-// the triangle test forms (|n|^2 ~ edge^4) from overflowing or underflowing; float input never needs it.
+// (kRescaleMin, kRescaleMax) = (2^-200, 2^200) is also multiplied by a power of two (`exponent`), which is exact and
+// keeps the fourth powers that the triangle test forms (|n|^2 ~ edge^4) from overflowing or underflowing; float input
+// never needs it. The tolerances and error bounds all of this relies on are in sat_bounds.hpp.
+//
+// Entry points for the tests (the fast path traced, the exact core alone, the closed-form estimates) are not part
+// of the library: tests/support/sat_testing.hpp builds them from the pieces declared here.
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 #include <glm/glm.hpp>
 
 #include <tumble/narrowphase/manifold.hpp>
 #include <tumble/narrowphase/sat.hpp>
 #include <tumble/narrowphase/shapes.hpp>
+
+#include "sat_bounds.hpp"
 
 namespace tumble::detail {
 
@@ -67,7 +74,8 @@ struct SatAxis {
     dvec3 normal{0.0};     // unit, from A (the box) towards B (the triangle)
 };
 
-// What the fast path did on one call (for the tests; counting costs nothing when no trace is passed).
+// What the fast path did on one call (for the tests, through tests/support/sat_testing.hpp; counting costs nothing
+// when no trace is passed, as in the library's own calls).
 struct FastTrace {
     bool full_fallback = false;  // the whole exact core ran (input outside the fast path's range)
     int exact_axes = 0;          // axes evaluated by the exact per-axis functions
@@ -81,8 +89,6 @@ bool load(const ObbT<T>& a, const ObbT<T>& b, BoxPairD& out) noexcept;
 template <class T>
 bool load(const ObbT<T>& box, const TriangleT<T>& tri, BoxTriD& out) noexcept;
 
-// Converts the input for the fast path without any check (non-finite values are caught by the fast path itself).
-// False when double input lies outside [2^-200, 2^200] (or is all zero): the exact path must then rescale it.
 // Both shapes in double, relative to the box's (the first box's) centre, exponent 0: the conversion shared by `load`
 // and `load_fast`.
 template <class T>
@@ -109,6 +115,9 @@ inline void convert(const ObbT<T>& box, const TriangleT<T>& tri, BoxTriD& p) noe
     p.exponent = 0;
 }
 
+// Converts the input for the fast path without any check (non-finite values are caught by the fast path itself).
+// False when double input lies outside (kRescaleMin, kRescaleMax) (or is all zero): the exact path must then rescale
+// it.
 template <class T>
 inline bool load_fast(const ObbT<T>& A, const ObbT<T>& B, BoxPairD& p) noexcept {
     convert(A, B, p);
@@ -116,7 +125,7 @@ inline bool load_fast(const ObbT<T>& A, const ObbT<T>& B, BoxPairD& p) noexcept 
         double largest = 0.0;
         for (int i = 0; i < 3; ++i)
             largest = max_of(largest, std::abs(p.ea[i]), std::abs(p.eb[i]), std::abs(p.t[i]));
-        return largest > 0x1p-200 && largest < 0x1p200;
+        return within_unscaled_range(largest);
     }
     return true;
 }
@@ -127,7 +136,7 @@ inline bool load_fast(const ObbT<T>& box, const TriangleT<T>& tri, BoxTriD& p) n
         double largest = 0.0;
         for (int i = 0; i < 3; ++i)
             largest = max_of(largest, std::abs(p.e[i]), std::abs(p.v[0][i]), std::abs(p.v[1][i]), std::abs(p.v[2][i]));
-        return largest > 0x1p-200 && largest < 0x1p200;
+        return within_unscaled_range(largest);
     }
     return true;
 }
@@ -156,43 +165,22 @@ using InputOf = std::conditional_t<std::is_same_v<Shape, ObbT<T>>, BoxPairD, Box
 // Conversion and test as the public functions do them: the unchecked conversion and the fast path; the checked
 // conversion (NaN, infinity, overflow, rescaling) and the exact core only when the fast path cannot answer.
 // `load_fast` gives the same values as `load` whenever it returns true (no rescaling is needed then), so either
-// way *p and *out are what `load` and `sat` give. With kExact, `load` and `sat` alone (for the tests).
-template <bool kContact, bool kExact = false, class T, class Shape>
+// way *p and *out are what `load` and `sat` give.
+template <bool kContact, class T, class Shape>
 [[gnu::always_inline]] inline bool load_and_sat(const ObbT<T>& a, const Shape& b, InputOf<T, Shape>& p,
                                                 SatAxis* out, FastTrace* trace) noexcept {
-    if constexpr (!kExact) {
-        if (load_fast(a, b, p)) {
-            const int r = sat_fast<kContact>(p, out, trace);
-            if (r >= 0) return r != 0;
-        }
-        if (trace) trace->full_fallback = true;
+    if (load_fast(a, b, p)) {
+        const int r = sat_fast<kContact>(p, out, trace);
+        if (r >= 0) return r != 0;
     }
+    if (trace) trace->full_fallback = true;
     return load(a, b, p) && sat<kContact>(p, out);
 }
 
-// The public tests through the fast path (`trace` may be null), and through the exact core alone (for the tests).
-// Shape is ObbT<T> or TriangleT<T>.
+// The plain manifold (`collide_manifold(a, b)`, manifold.cpp) of a pair loaded into `p` with contact axis `s`
+// (what `load_and_sat` or `sat` reported); nothing when no axis could be formed (axis -1).
 template <class T, class Shape>
-bool overlap_traced(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept;
-template <class T, class Shape>
-std::optional<ContactT<T>> collide_traced(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept;
-template <class T, class Shape>
-bool overlap_exact(const ObbT<T>& a, const Shape& b) noexcept;
-template <class T, class Shape>
-std::optional<ContactT<T>> collide_exact(const ObbT<T>& a, const Shape& b) noexcept;
-template <class T, class Shape>
-std::optional<ManifoldT<T>> collide_manifold_traced(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept;
-template <class T, class Shape>
-std::optional<ManifoldT<T>> collide_manifold_exact(const ObbT<T>& a, const Shape& b) noexcept;
-
-// The closed-form estimates of the edge axes that the fast path decides with, and their error bound (for the
-// tests: every estimate is within bound / 2 of the exact value). False when the fast path would not run.
-struct EdgeEstimates {
-    double over[9];  // box-box: axes 6-14; box-triangle: axes 4-12 (the smaller of the two overlaps)
-    double bound;
-};
-bool edge_estimates(const BoxPairD& p, EdgeEstimates& out) noexcept;
-bool edge_estimates(const BoxTriD& p, EdgeEstimates& out) noexcept;
+std::optional<ManifoldT<T>> manifold_on_axis(const ObbT<T>& a, const InputOf<T, Shape>& p, const SatAxis& s) noexcept;
 
 // Back from the scaled frame to metres (exact: a power of two).
 inline double unscale(double x, int exponent) noexcept { return exponent == 0 ? x : std::ldexp(x, exponent); }
@@ -212,17 +200,14 @@ inline ContactT<T> to_contact(const SatAxis& s, int exponent) noexcept {
 // Per-axis arithmetic of the exact core. The core and the fast path both call these, so an axis evaluated by either
 // gives the same bits.
 
-// Below this |L|^2 / (|u|^2 |v|^2) (an angle under ~0.1 rad), the cross product is recomputed without cancellation.
-inline constexpr double kCancellation2 = 1e-2;
-inline constexpr double kParallel2 = kParallelEpsilon * kParallelEpsilon;
-
 // Veltkamp's split: the high part of x, with at most 26 significant bits; x - hi is exact and has at most 27.
 inline double split_high(double x) noexcept {
     const double t = 134217729.0 * x;  // 2^27 + 1
     return t - (t - x);
 }
 
-// u x v to full relative precision, also when u and v are nearly parallel (uu = u.u, vv = v.v).
+// u x v to full relative precision, also when u and v are nearly parallel (uu = u.u, vv = v.v); below
+// kCancellation2 (sat_bounds.hpp) the product is recomputed without cancellation.
 // u x v = u x d for d = v - k u and any k. With k rounded to 26 bits and u split into 26- and 27-bit halves, both
 // products k u_hi and k u_lo are exact, v - k u_hi cancels exactly (Sterbenz), and d, now short, carries full
 // relative precision into the cross product.
@@ -245,17 +230,8 @@ inline dvec3 cross_robust(const dvec3& u, const dvec3& v, double uu, double vv) 
                   std::abs(G[0][2]), std::abs(G[1][2]));
 }
 
-// An edge axis wins over the best face axis when its depth is below this (sat.hpp, the face bias). The relative part
-// scales with |face_depth|: for shapes apart by up to a speculative margin the depths are negative, and a bias of
-// the other sign would hand ties between a face axis and an edge axis along the same direction to the edge.
-[[gnu::always_inline]] inline double face_threshold(double face_depth, double size, double axis_error) noexcept {
-    const double bias =
-        kFaceBiasRelative * std::abs(face_depth) + (kFaceBiasAbsolute + kFaceBiasAxisError * axis_error) * size;
-    return face_depth - bias;
-}
-
-// Smallest-depth candidate among one class of axes (faces or edges); ties go to the first axis considered.
-struct Candidate {
+// Smallest-depth candidate axis among one class of axes (faces or edges); ties go to the first axis considered.
+struct AxisCandidate {
     double depth = std::numeric_limits<double>::infinity();
     int axis = -1;
     bool negative = false;
@@ -271,14 +247,15 @@ struct Candidate {
     }
 };
 
-// Face preferred unless the edge is shallower by more than the documented bias (sat.hpp); fills *out.
-// `extra_bias` (scaled like the input, >= 0) widens the preference for speculative manifolds (sat.hpp,
-// kSpeculativeFaceBias); 0 for the exact contract of collide().
-inline void finish(const Candidate& face, const Candidate& edge, double size, double axis_error, SatAxis* out,
-                   double extra_bias = 0.0) noexcept {
-    const bool edge_wins = edge.axis >= 0 && (face.axis < 0 || edge.depth < face_threshold(face.depth, size, axis_error) -
-                                                                                extra_bias);
-    const Candidate& c = edge_wins ? edge : face;
+// The contact axis from the best face and the best edge: the face unless the edge is shallower by more than the
+// documented bias (sat.hpp; `face_threshold`, sat_bounds.hpp); fills *out. `extra_bias` (scaled like the input,
+// >= 0) widens the preference for speculative manifolds (sat.hpp, kSpeculativeFaceBias); 0 for the exact contract of
+// collide().
+inline void choose_contact_axis(const AxisCandidate& face, const AxisCandidate& edge, double size, double axis_error,
+                                SatAxis* out, double extra_bias = 0.0) noexcept {
+    const bool edge_wins =
+        edge.axis >= 0 && (face.axis < 0 || edge.depth < face_threshold(face.depth, size, axis_error) - extra_bias);
+    const AxisCandidate& c = edge_wins ? edge : face;
     out->axis = c.axis;
     out->negative = c.negative;
     out->depth = c.depth;
@@ -404,6 +381,82 @@ inline EdgeAxis tri_edge_axis(const BoxTriD& p, const double GA[3][3], const Tri
     x.overlap = iv.overlap;
     x.negative = iv.negative;
     return x;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The closed forms the fast path estimates edge axes with (sat_fast.cpp), and their error bounds (sat_bounds.hpp).
+// Here rather than in sat_fast.cpp so that the tests can check every estimate against long double.
+
+// Calls f(integral_constant<int, K>) for K = 0 .. N-1 in order while it returns true; whether all did. The axis
+// loops are unrolled this way so that every index is a constant and the small matrices stay in registers.
+template <int N, class F>
+[[gnu::always_inline]] inline bool each(F&& f) {
+    return [&]<int... K>(std::integer_sequence<int, K...>) {
+        return (f(std::integral_constant<int, K>{}) && ...);
+    }(std::make_integer_sequence<int, N>{});
+}
+
+// The Gram matrix of three axes (symmetric; each product formed once).
+[[gnu::always_inline]] inline void gram(const dvec3 a[3], double G[3][3]) noexcept {
+    G[0][0] = glm::dot(a[0], a[0]);
+    G[1][1] = glm::dot(a[1], a[1]);
+    G[2][2] = glm::dot(a[2], a[2]);
+    G[0][1] = G[1][0] = glm::dot(a[0], a[1]);
+    G[0][2] = G[2][0] = glm::dot(a[0], a[2]);
+    G[1][2] = G[2][1] = glm::dot(a[1], a[2]);
+}
+
+// Box-box: the closed-form overlap on L = A_i x B_j (units of |L|), from R = A^T B and ta = T in A's frame
+// (Gottschalk, Lin and Manocha 1996; Ericson 2005, section 4.4.1).
+[[gnu::always_inline]] inline double box_edge_closed(const BoxPairD& p, const double R[3][3], const double ta[3], int i,
+                                                     int j) noexcept {
+    const int i1 = next1(i), i2 = next2(i), j1 = next1(j), j2 = next2(j);
+    const double r = p.ea[i1] * std::abs(R[i2][j]) + p.ea[i2] * std::abs(R[i1][j]) + p.eb[j1] * std::abs(R[i][j2]) +
+                     p.eb[j2] * std::abs(R[i][j1]);
+    return r - std::abs(ta[i2] * R[i1][j] - ta[i1] * R[i2][j]);
+}
+
+// Its error bound for Gram errors dA, dB (sat_bounds.hpp).
+[[gnu::always_inline]] inline double box_edge_bound(const BoxPairD& p, double dA, double dB) noexcept {
+    const double extents = std::abs(p.ea[0]) + std::abs(p.ea[1]) + std::abs(p.ea[2]) + std::abs(p.eb[0]) +
+                           std::abs(p.eb[1]) + std::abs(p.eb[2]);
+    const double offset = std::abs(p.t.x) + std::abs(p.t.y) + std::abs(p.t.z);
+    return box_edge_bound(extents, offset, dA, dB);
+}
+
+// Box-triangle: the closed-form overlap on L = A_i x E_j (units of |L|), the smaller of the two overlaps of the box's
+// interval [-r, r] and the triangle's [lo, hi]. P[i][k] = V_k . A_i; Ep[j][k] = P[k][j+1] - P[k][j] (edge j in the
+// box frame). Ericson 2005, section 5.2.9, for a box in its own frame.
+[[gnu::always_inline]] inline double tri_edge_closed(const double e[3], const double P[3][3], const double Ep[3][3],
+                                                     int i, int j) noexcept {
+    const int i1 = next1(i), i2 = next2(i), j2 = next2(j);
+    const double r = e[i1] * std::abs(Ep[j][i2]) + e[i2] * std::abs(Ep[j][i1]);
+    const double q0 = P[i2][j] * Ep[j][i1] - P[i1][j] * Ep[j][i2];
+    const double q2 = P[i2][j2] * Ep[j][i1] - P[i1][j2] * Ep[j][i2];
+    const double lo = std::min(q0, q2), hi = std::max(q0, q2);
+    return std::min(r - lo, r + hi);
+}
+
+[[gnu::always_inline]] inline void tri_frame_edges(const double P[3][3], double Ep[3][3]) noexcept {
+    each<3>([&](auto K) {
+        constexpr int k = K;
+        Ep[0][k] = P[k][1] - P[k][0];
+        Ep[1][k] = P[k][2] - P[k][1];
+        Ep[2][k] = P[k][0] - P[k][2];
+        return true;
+    });
+}
+
+// Largest 1-norm of the vertices (V in tri_edge_bound), and whether every coordinate is finite.
+[[gnu::always_inline]] inline double vertex_reach(const BoxTriD& p, bool& finite) noexcept {
+    double n[3];
+    each<3>([&](auto K) {
+        constexpr int k = K;
+        n[k] = std::abs(p.v[k].x) + std::abs(p.v[k].y) + std::abs(p.v[k].z);
+        return true;
+    });
+    finite = n[0] + n[1] + n[2] < std::numeric_limits<double>::infinity();
+    return max_of(n[0], n[1], n[2]);
 }
 
 }  // namespace tumble::detail

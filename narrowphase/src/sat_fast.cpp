@@ -7,21 +7,19 @@
 // Face axes cost the core little: they are evaluated with the core's own arithmetic (Gram matrices), so they
 // decide separation exactly as the core does. The edge axes are where the core spends its time (an exact cross
 // product, four dot products, a square root and a division each); the fast path takes them from the closed forms of
-// Gottschalk, Lin and Manocha (OBBTree, 1996; Ericson, Real-Time Collision Detection, 4.4.1 and 5.2.9), which
-// assume orthonormal axes: with R = A^T B and T in A's frame, for L = A_i x B_j
+// Gottschalk, Lin and Manocha (OBBTree, 1996; Ericson, Real-Time Collision Detection, 4.4.1 and 5.2.9; written out
+// in sat_core.hpp), which assume orthonormal axes: with R = A^T B and T in A's frame, for L = A_i x B_j
 //     over' = ea_i1 |R_i2j| + ea_i2 |R_i1j| + eb_j1 |R_ij2| + eb_j2 |R_ij1| - |T_i2 R_i1j - T_i1 R_i2j|
 // is the core's unnormalised overlap (units of |L|). For a triangle, the vertices in the box frame
 // (P_ik = V_k . A_i, which the face axes compute anyway) give the same closed forms for L = A_i x E_j.
 //
-// The bound. Write each box as A = Q (I + F) (polar decomposition) with Q orthonormal: the Gram matrix A^T A = I + G
-// has max |G_kl| = delta (measured, `gram_error`), so |F| <= 3 delta =: eta per box and every axis lies within eta
-// of its orthonormal counterpart. The closed forms are exact for Q; perturbing the triple products they stand for
-// moves each radius coefficient by at most 3 eta and T . L by 5 eta |T| (eta summed over both boxes), to first
-// order; rounding adds a few units of 2^-53. The core's own evaluation is within ~14 units of round-off of the
-// exact value. The bound used is twice the sum of both (derivation in docs/narrowphase.md, "Speed"), and
-// tests/narrowphase_fast_test.cpp checks on every family that each estimate is within half of it of the
-// long-double reference. It never falls below 4e-12 of the shapes' size either, so that an edge the filter calls
-// separating is never one the core skips as parallel (|L| < 1e-12).
+// The bound (`box_edge_bound`, `tri_edge_bound`: derived in sat_bounds.hpp, with every other tolerance of the fast
+// path; docs/narrowphase.md, "Speed"): the closed forms are exact for orthonormal axes, the actual axes move them by
+// a first-order amount in the axes' departure from orthonormality (`gram_error`), rounding adds a few units of
+// 2^-53, and the bound is twice the sum of that and the core's own round-off. tests/narrowphase_fast_test.cpp checks
+// on every family that each estimate is within half of it of the long-double reference. It never falls below a few
+// kParallelEpsilon of the shapes' size either, so that an edge the filter calls separating is never one the core
+// skips as parallel.
 //
 // Decisions, all of which reproduce the core's answer bit for bit:
 //   - an edge axis with over' < -bound separates (the core's over is negative too): separated;
@@ -31,9 +29,9 @@
 //     relative delta of over) can be the least, evaluated exactly; an edge axis can change the answer only if its
 //     depth is below the face threshold (face depth minus the face bias), which the squared test
 //     (over' - bound)^2 >= threshold^2 |L|^2_max rules out for most; the rest are evaluated exactly, and the core's
-//     own `finish` picks the axis. The depth and normal come from those exact evaluations.
-// Anything outside the fast path's range (axes more than 1e-4 from orthonormal, non-finite values, double input
-// the core would rescale) goes to the exact core unchanged.
+//     own `choose_contact_axis` picks the axis. The depth and normal come from those exact evaluations.
+// Anything outside the fast path's range (axes more than kFastPathMaxAxisError from orthonormal, non-finite values,
+// double input the core would rescale) goes to the exact core unchanged.
 
 #include "sat_core.hpp"
 
@@ -42,59 +40,16 @@
 #include <limits>
 #include <optional>
 #include <type_traits>
-#include <utility>
 
 namespace tumble::detail {
-
-// Calls f(integral_constant<int, K>) for K = 0 .. N-1 in order while it returns true; whether all did. The axis
-// loops are unrolled this way so that every index is a constant and the small matrices stay in registers.
-template <int N, class F>
-[[gnu::always_inline]] inline bool each(F&& f) {
-    return [&]<int... K>(std::integer_sequence<int, K...>) {
-        return (f(std::integral_constant<int, K>{}) && ...);
-    }(std::make_integer_sequence<int, N>{});
-}
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kU = 0x1p-53;            // unit round-off of double
-constexpr double kMaxAxisError = 1e-4;    // beyond this departure from orthonormality the exact core runs
-constexpr double kPadLow = 1.0 - 0x1p-40;  // covers the round-off of the squared comparisons, with a wide margin
-constexpr double kPadHigh = 1.0 + 0x1p-40;
-constexpr double kTiny = 0x1p-960;        // depths below this are never excluded (round-off is not relative there)
-constexpr double kTinySquare = 0x1p-1000;
+constexpr double kU = kDoubleUnitRoundoff;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Box - box
-
-// Error bound of the closed-form edge overlaps (see the header comment), for Gram errors dA, dB.
-[[gnu::always_inline]] inline double box_edge_bound(const BoxPairD& p, double dA, double dB) noexcept {
-    const double eta = 3.0 * (dA + dB) + 19.0 * kU;
-    const double ce = std::max(6.1 * eta + 44.0 * kU, 4e-12);
-    const double ct = std::max(10.1 * eta + 82.0 * kU, 4e-12);
-    const double extents = std::abs(p.ea[0]) + std::abs(p.ea[1]) + std::abs(p.ea[2]) + std::abs(p.eb[0]) +
-                           std::abs(p.eb[1]) + std::abs(p.eb[2]);
-    const double offset = std::abs(p.t.x) + std::abs(p.t.y) + std::abs(p.t.z);
-    return extents * ce + offset * ct;
-}
-
-// The closed-form overlap on L = A_i x B_j (units of |L|), from R = A^T B and ta = T in A's frame.
-[[gnu::always_inline]] inline double box_edge_closed(const BoxPairD& p, const double R[3][3], const double ta[3], int i, int j) noexcept {
-    const int i1 = next1(i), i2 = next2(i), j1 = next1(j), j2 = next2(j);
-    const double r = p.ea[i1] * std::abs(R[i2][j]) + p.ea[i2] * std::abs(R[i1][j]) + p.eb[j1] * std::abs(R[i][j2]) +
-                     p.eb[j2] * std::abs(R[i][j1]);
-    return r - std::abs(ta[i2] * R[i1][j] - ta[i1] * R[i2][j]);
-}
-
-[[gnu::always_inline]] inline void gram(const dvec3 a[3], double G[3][3]) noexcept {
-    G[0][0] = glm::dot(a[0], a[0]);
-    G[1][1] = glm::dot(a[1], a[1]);
-    G[2][2] = glm::dot(a[2], a[2]);
-    G[0][1] = G[1][0] = glm::dot(a[0], a[1]);
-    G[0][2] = G[2][0] = glm::dot(a[0], a[2]);
-    G[1][2] = G[2][1] = glm::dot(a[1], a[2]);
-}
 
 inline void note_exact(FastTrace* trace, int axis) noexcept {
     if (trace) {
@@ -128,32 +83,34 @@ template <int first, class Closed, class Exact>
 // The contact's choice among the face found and the nine edge axes numbered from `first`: an edge can win only if
 // its depth over / |L| falls below the face threshold. With over >= over' - bound and |L|^2 <= len2(i, j) (an upper
 // bound including round-off), an edge whose lower bound clears the threshold is out; the others, and those the filter
-// already evaluated (`exact_mask`), are evaluated by exact(i, j) (an EdgeAxis), and the core's `finish` decides.
+// already evaluated (`exact_mask`), are evaluated by exact(i, j) (an EdgeAxis), and the core's `choose_contact_axis`
+// decides.
 template <int first, class Len2, class Exact>
-[[gnu::always_inline]] inline void finish_with_edges(const Candidate& face, double size, double axis_error,
-                                                      double bound, const double (&over)[9], unsigned exact_mask,
-                                                      const Len2& len2, const Exact& exact, SatAxis* out,
-                                                      FastTrace* trace) {
+[[gnu::always_inline]] inline void choose_contact_axis_with_edges(const AxisCandidate& face, double size,
+                                                                   double axis_error, double bound,
+                                                                   const double (&over)[9], unsigned exact_mask,
+                                                                   const Len2& len2, const Exact& exact, SatAxis* out,
+                                                                   FastTrace* trace) {
     const double threshold = face_threshold(face.depth, size, axis_error);
-    const double t2 = threshold * threshold * kPadHigh;
+    const double t2 = threshold * threshold * kSquarePadHigh;
     unsigned evaluate = exact_mask;
     if (threshold > 0.0) {
         each<9>([&](auto K) {
             constexpr int k = K, i = k / 3, j = k % 3;
             const double m = over[k] - bound;
             const double rhs = t2 * len2(i, j);
-            if (!(m > 0.0 && rhs >= kTinySquare && m * m * kPadLow >= rhs)) evaluate |= 1u << k;
+            if (!(m > 0.0 && rhs >= kFastTinySquare && m * m * kSquarePadLow >= rhs)) evaluate |= 1u << k;
             return true;
         });
     }
-    Candidate edge;
+    AxisCandidate edge;
     for (int k = 0; evaluate != 0; ++k, evaluate >>= 1) {
         if (!(evaluate & 1u)) continue;
         if (!((exact_mask >> k) & 1u)) note_exact(trace, first + k);
         const EdgeAxis x = exact(k / 3, k % 3);
         if (x.valid) edge.consider(x.depth(), first + k, x.negative, x.L);
     }
-    finish(face, edge, size, axis_error, out);
+    choose_contact_axis(face, edge, size, axis_error, out);
 }
 
 }  // namespace
@@ -198,7 +155,7 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
     if (!faces_b) return 0;
 
     const double dA = gram_error(GA), dB = gram_error(GB);
-    if (!(dA <= kMaxAxisError && dB <= kMaxAxisError)) return -1;
+    if (!(dA <= kFastPathMaxAxisError && dB <= kFastPathMaxAxisError)) return -1;
     const double bound = box_edge_bound(p, dA, dB);
     if (!(bound < kInf)) return -1;  // an infinite half extent
 
@@ -217,11 +174,11 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
         const double fa = dA + 8.0 * kU, fb = dB + 8.0 * kU;
         const double least = min_of(over_face[0] * (1.0 + fa), over_face[1] * (1.0 + fa), over_face[2] * (1.0 + fa),
                                     over_face[3] * (1.0 + fb), over_face[4] * (1.0 + fb), over_face[5] * (1.0 + fb));
-        Candidate face;
+        AxisCandidate face;
         each<6>([&](auto F) {
             constexpr int f = F;
             const double low = over_face[f] * (1.0 - (f < 3 ? fa : fb));
-            if (low <= least || low < kTiny) {
+            if (low <= least || low < kFastTinyDepth) {
                 if (trace) ++trace->face_candidates;
                 if constexpr (f < 3)
                     face.consider(over_face[f] / std::sqrt(GA[f][f]), f, ta[f] < 0.0, a[f]);
@@ -232,7 +189,7 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
         });
 
         // Edges that can beat the face: |L|^2 <= G_ii G_jj - R_ij^2 + 32 u.
-        finish_with_edges<6>(
+        choose_contact_axis_with_edges<6>(
             face, max_of(ea[0], ea[1], ea[2], eb[0], eb[1], eb[2]), std::max(dA, dB), bound, over_edge, exact,
             [&](int i, int j) { return GA[i][i] * GB[j][j] - R[i][j] * R[i][j] + 32.0 * kU; },
             [&](int i, int j) { return box_edge_axis(p, GA, GB, i, j); }, out, trace);
@@ -240,70 +197,8 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
     }
 }
 
-bool edge_estimates(const BoxPairD& p, EdgeEstimates& out) noexcept {
-    double R[3][3], GA[3][3], GB[3][3], ta[3];
-    gram(p.a, GA);
-    gram(p.b, GB);
-    for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) R[i][j] = glm::dot(p.a[i], p.b[j]);
-        ta[i] = glm::dot(p.t, p.a[i]);
-    }
-    const double dA = gram_error(GA), dB = gram_error(GB);
-    if (!(dA <= kMaxAxisError && dB <= kMaxAxisError)) return false;
-    out.bound = box_edge_bound(p, dA, dB);
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) out.over[3 * i + j] = box_edge_closed(p, R, ta, i, j);
-    return out.bound < kInf;
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Box - triangle
-
-namespace {
-
-// Error bound of the closed-form edge overlaps for a box with Gram error dA: extents Se = sum |e_k|, vertices within
-// V (1-norm) of the box centre.
-[[gnu::always_inline]] inline double tri_edge_bound(double dA, double Se, double V) noexcept {
-    const double eta = 3.0 * dA + 10.0 * kU;
-    const double c1 = std::max(12.6 * eta + 83.0 * kU, 5e-12);
-    const double c2 = std::max(21.4 * eta + 228.0 * kU, 1e-11);
-    return Se * V * c1 + V * V * c2;
-}
-
-// The closed-form overlap on L = A_i x E_j (units of |L|): the smaller of the two overlaps of the box's interval
-// [-r, r] and the triangle's [lo, hi]. P[i][k] = V_k . A_i; Ep[j][k] = P[k][j+1] - P[k][j] (edge j in the box frame).
-[[gnu::always_inline]] inline double tri_edge_closed(const double e[3], const double P[3][3], const double Ep[3][3], int i, int j) noexcept {
-    const int i1 = next1(i), i2 = next2(i), j2 = next2(j);
-    const double r = e[i1] * std::abs(Ep[j][i2]) + e[i2] * std::abs(Ep[j][i1]);
-    const double q0 = P[i2][j] * Ep[j][i1] - P[i1][j] * Ep[j][i2];
-    const double q2 = P[i2][j2] * Ep[j][i1] - P[i1][j2] * Ep[j][i2];
-    const double lo = std::min(q0, q2), hi = std::max(q0, q2);
-    return std::min(r - lo, r + hi);
-}
-
-[[gnu::always_inline]] inline void tri_frame_edges(const double P[3][3], double Ep[3][3]) noexcept {
-    each<3>([&](auto K) {
-        constexpr int k = K;
-        Ep[0][k] = P[k][1] - P[k][0];
-        Ep[1][k] = P[k][2] - P[k][1];
-        Ep[2][k] = P[k][0] - P[k][2];
-        return true;
-    });
-}
-
-// Largest 1-norm of the vertices, and whether every coordinate is finite.
-[[gnu::always_inline]] inline double vertex_reach(const BoxTriD& p, bool& finite) noexcept {
-    double n[3];
-    each<3>([&](auto K) {
-        constexpr int k = K;
-        n[k] = std::abs(p.v[k].x) + std::abs(p.v[k].y) + std::abs(p.v[k].z);
-        return true;
-    });
-    finite = n[0] + n[1] + n[2] < kInf;
-    return max_of(n[0], n[1], n[2]);
-}
-
-}  // namespace
 
 template <bool kContact>
 int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
@@ -345,7 +240,7 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
     if (normal.valid && normal.separated) return 0;
 
     const double dA = gram_error(GA);
-    if (!(dA <= kMaxAxisError)) return -1;
+    if (!(dA <= kFastPathMaxAxisError)) return -1;
     bool finite;
     const double V = vertex_reach(p, finite);
     const double bound = tri_edge_bound(dA, std::abs(e[0]) + std::abs(e[1]) + std::abs(e[2]), V);
@@ -366,11 +261,11 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
         const double fa = dA + 8.0 * kU;
         const double least = min_of(normal.valid ? normal.depth() : kInf, face_over[0] * (1.0 + fa),
                                     face_over[1] * (1.0 + fa), face_over[2] * (1.0 + fa));
-        Candidate face;
+        AxisCandidate face;
         each<3>([&](auto F) {
             constexpr int f = F;
             const double low = face_over[f] * (1.0 - fa);
-            if (low <= least || low < kTiny) {
+            if (low <= least || low < kFastTinyDepth) {
                 if (trace) ++trace->face_candidates;
                 face.consider(face_over[f] / std::sqrt(GA[f][f]), f, face_negative[f], a[f]);
             }
@@ -382,28 +277,12 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
         // round-off, and E_j . A_i is Ep[j][i] up to the same.
         const double emax2 = max_of(te.E2[0], te.E2[1], te.E2[2]);
         const double len2_slack = 320.0 * kU * V * V;
-        finish_with_edges<4>(
+        choose_contact_axis_with_edges<4>(
             face, max_of(e[0], e[1], e[2], 0.5 * std::sqrt(emax2)), dA, bound, over_edge, exact,
             [&](int i, int j) { return GA[i][i] * te.E2[j] - Ep[j][i] * Ep[j][i] + len2_slack; },
             [&](int i, int j) { return tri_edge_axis(p, GA, te, i, j); }, out, trace);
         return 1;
     }
-}
-
-bool edge_estimates(const BoxTriD& p, EdgeEstimates& out) noexcept {
-    double GA[3][3], P[3][3], Ep[3][3];
-    gram(p.a, GA);
-    for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k) P[i][k] = glm::dot(p.v[k], p.a[i]);
-    const double dA = gram_error(GA);
-    if (!(dA <= kMaxAxisError)) return false;
-    bool finite;
-    const double V = vertex_reach(p, finite);
-    out.bound = tri_edge_bound(dA, std::abs(p.e[0]) + std::abs(p.e[1]) + std::abs(p.e[2]), V);
-    tri_frame_edges(P, Ep);
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) out.over[3 * i + j] = tri_edge_closed(p.e, P, Ep, i, j);
-    return finite && out.bound < kInf;
 }
 
 template int sat_fast<false>(const BoxPairD&, SatAxis*, FastTrace*) noexcept;
@@ -417,40 +296,20 @@ template int sat_fast<true>(const BoxTriD&, SatAxis*, FastTrace*) noexcept;
 namespace {
 
 template <class T, class Shape>
-[[gnu::always_inline]] inline bool overlap_impl(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept {
+[[gnu::always_inline]] inline bool overlap_impl(const ObbT<T>& a, const Shape& b) noexcept {
     InputOf<T, Shape> p;
-    return load_and_sat<false>(a, b, p, nullptr, trace);
+    return load_and_sat<false>(a, b, p, nullptr, nullptr);
 }
 
 template <class T, class Shape>
-[[gnu::always_inline]] inline std::optional<ContactT<T>> collide_impl(const ObbT<T>& a, const Shape& b,
-                                                                     FastTrace* trace) noexcept {
+[[gnu::always_inline]] inline std::optional<ContactT<T>> collide_impl(const ObbT<T>& a, const Shape& b) noexcept {
     InputOf<T, Shape> p;
     SatAxis s;
-    if (!load_and_sat<true>(a, b, p, &s, trace)) return std::nullopt;
+    if (!load_and_sat<true>(a, b, p, &s, nullptr)) return std::nullopt;
     return to_contact<T>(s, p.exponent);
 }
 
 }  // namespace
-
-template <class T, class Shape>
-bool overlap_traced(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept {
-    return overlap_impl(a, b, trace);
-}
-
-template <class T, class Shape>
-std::optional<ContactT<T>> collide_traced(const ObbT<T>& a, const Shape& b, FastTrace* trace) noexcept {
-    return collide_impl(a, b, trace);
-}
-
-#define TUMBLE_SAT_TRACED(T, Shape)                                                                                \
-    template bool overlap_traced<T, Shape>(const ObbT<T>&, const Shape&, FastTrace*) noexcept;                     \
-    template std::optional<ContactT<T>> collide_traced<T, Shape>(const ObbT<T>&, const Shape&, FastTrace*) noexcept;
-TUMBLE_SAT_TRACED(float, ObbT<float>)
-TUMBLE_SAT_TRACED(double, ObbT<double>)
-TUMBLE_SAT_TRACED(float, TriangleT<float>)
-TUMBLE_SAT_TRACED(double, TriangleT<double>)
-#undef TUMBLE_SAT_TRACED
 
 }  // namespace tumble::detail
 
@@ -458,22 +317,22 @@ namespace tumble {
 
 template <class T>
 bool overlap(const ObbT<T>& a, const ObbT<T>& b) noexcept {
-    return detail::overlap_impl(a, b, nullptr);
+    return detail::overlap_impl(a, b);
 }
 
 template <class T>
 std::optional<ContactT<T>> collide(const ObbT<T>& a, const ObbT<T>& b) noexcept {
-    return detail::collide_impl(a, b, nullptr);
+    return detail::collide_impl(a, b);
 }
 
 template <class T>
 bool overlap(const ObbT<T>& box, const TriangleT<T>& tri) noexcept {
-    return detail::overlap_impl(box, tri, nullptr);
+    return detail::overlap_impl(box, tri);
 }
 
 template <class T>
 std::optional<ContactT<T>> collide(const ObbT<T>& box, const TriangleT<T>& tri) noexcept {
-    return detail::collide_impl(box, tri, nullptr);
+    return detail::collide_impl(box, tri);
 }
 
 template bool overlap<float>(const ObbT<float>&, const ObbT<float>&) noexcept;

@@ -9,7 +9,9 @@
 //     i.e. for t in [(lo - r) / v, (hi + r) / v] (ends swapped when v < 0), for all t or none when v = 0;
 //   time of impact = max over axes of the entries, provided it is <= the min of the exits and lies in [0, 1].
 // The axis of the latest entry gives the normal, +L when v > 0 (the box moves along +L into the shape), else -L.
-// Face axes are preferred over edge axes whose entry is later only by round-off (a box landing flat).
+// Face axes are preferred over edge axes whose entry is later only by round-off (a box landing flat). The axes are
+// formed, skipped as parallel and tie-broken with the static test's own functions and tolerances (sat_core.hpp,
+// sat_bounds.hpp), so the sweep and `collide` agree on which axes exist and which one a tie goes to.
 
 #include <tumble/narrowphase/sweep.hpp>
 
@@ -25,8 +27,8 @@ namespace tumble {
 namespace {
 
 using dvec3 = glm::dvec3;
+using detail::kParallel2;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kParallel2 = kParallelEpsilon * kParallelEpsilon;
 
 // The running intersection of the per-axis time intervals, with the latest entry kept per class of axis.
 class TimeWindow {
@@ -53,12 +55,13 @@ public:
         dvec3 L{0.0};
     };
     // The latest entry, a face unless an edge entered later by more than the tie tolerance (in metres of travel):
-    // the absolute part of collide()'s face bias, which grows with the input axes' departure from orthonormality
-    // (`axis_error`, see kFaceBiasAxisError), so float boxes landing flat report the face they land on.
+    // the absolute part of collide()'s face bias (`face_bias_absolute`, sat_bounds.hpp), which grows with the input
+    // axes' departure from orthonormality (`axis_error`, see kFaceBiasAxisError), so float boxes landing flat report
+    // the face they land on.
     const Entry& latest(double travel, double size, double axis_error) const {
         if (edge_.axis < 0) return face_;
         if (face_.axis < 0) return edge_;
-        const double tie = (kFaceBiasAbsolute + kFaceBiasAxisError * axis_error) * size;
+        const double tie = detail::face_bias_absolute(size, axis_error);
         return (edge_.time - face_.time) * travel > tie ? edge_ : face_;
     }
     double enter() const { return std::max(face_.time, edge_.time); }
@@ -72,12 +75,11 @@ template <class T>
 bool finite3(const Vec3T<T>& v) {
     return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
-// Departure of three axes from an orthonormal frame: max |A_k . A_l - delta_kl|.
+// Departure of three axes from an orthonormal frame, max |A_k . A_l - delta_kl|, as the static test measures it.
 double axis_error(const dvec3 (&axes)[3]) {
-    double e = 0.0;
-    for (int k = 0; k < 3; ++k)
-        for (int l = 0; l < 3; ++l) e = std::max(e, std::abs(glm::dot(axes[k], axes[l]) - (k == l ? 1.0 : 0.0)));
-    return e;
+    double G[3][3];
+    detail::gram(axes, G);
+    return detail::gram_error(G);
 }
 
 template <class T>

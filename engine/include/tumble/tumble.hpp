@@ -4,9 +4,11 @@
 ///
 /// Modules (each also a CMake target, all together tumble::tumble):
 /// - narrowphase: shapes (Aabb, Obb, Triangle, Contact), separating-axis tests (overlap, collide), contact
-///                manifolds (collide_manifold), swept tests (sweep), fit_obb, active-edge feature tests;
-/// - broadphase:  LooseOctree for moving boxes, MeshIndex (BVH) for static triangles, compute_active_edges;
-/// - solver:      PositionSolver, SolverSettings, mesh_contact;
+///                manifolds (collide_manifold), swept tests (sweep), active edges (compute_active_edges, the
+///                feature tests) and the contact policies (mesh_contact, box_contact);
+/// - fit:         fit_obb (header tumble/narrowphase/fit.hpp; the only part that links Eigen and Qhull);
+/// - broadphase:  LooseOctree for moving boxes, MeshIndex (BVH) for static triangles;
+/// - solver:      PositionSolver, SolverSettings;
 /// - engine:      World, BodyDef, TriangleMesh, load_obj; scene files (load_scene, add_scene).
 
 #include <tumble/error.hpp>
@@ -18,9 +20,9 @@
 #include <tumble/narrowphase/fit.hpp>
 #include <tumble/narrowphase/active_edges.hpp>
 #include <tumble/narrowphase/contact_policy.hpp>
+#include <tumble/narrowphase/mesh_adjacency.hpp>
 #include <tumble/broadphase/loose_octree.hpp>
 #include <tumble/broadphase/mesh_index.hpp>
-#include <tumble/broadphase/mesh_adjacency.hpp>
 #include <tumble/solver/position_solver.hpp>
 #include <tumble/engine/mesh.hpp>
 #include <tumble/engine/world.hpp>

@@ -130,7 +130,7 @@ struct WorldSettings {
     /// everything the step's substeps can bring into touch (nothing tunnels for lack of a contact).
     float broadphase_margin = 0.02f;
     /// Contacts with static geometry use only its real corners (default true). Mesh triangles get their active-edge
-    /// flags when the mesh is added (compute_active_edges, tumble/broadphase/mesh_adjacency.hpp), and a contact that
+    /// flags when the mesh is added (compute_active_edges, tumble/narrowphase/mesh_adjacency.hpp), and a contact that
     /// comes from an inactive edge or vertex is replaced by the triangle's face normal (mesh_contact). Static boxes
     /// get the faces that a flush static neighbour covers when they are created, moved or destroyed (covered_faces,
     /// tumble/narrowphase/active_edges.hpp; coplanar within 1e-4 of the larger box's largest half extent), and no

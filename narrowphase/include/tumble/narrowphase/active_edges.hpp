@@ -14,8 +14,8 @@
 /// contact normal that comes from an inactive feature; the triangle's face normal is used instead.
 ///
 /// Edge numbering is that of `collide(Obb, Triangle)`: edge 0 = b - a, edge 1 = c - b, edge 2 = a - c. The
-/// adjacency itself is built in the broadphase (`compute_active_edges`, tumble/broadphase/mesh_adjacency.hpp); the
-/// solver applies the flags (`mesh_contact`, `box_contact`).
+/// adjacency itself is built once per mesh (`compute_active_edges`, tumble/narrowphase/mesh_adjacency.hpp); the
+/// contact policies apply the flags (`mesh_contact`, `box_contact`, tumble/narrowphase/contact_policy.hpp).
 
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 // Edge adjacency and active-edge flags of a static triangle mesh (see mesh_adjacency.hpp).
 
-#include <tumble/broadphase/mesh_adjacency.hpp>
+#include <tumble/narrowphase/mesh_adjacency.hpp>
 
 #include <algorithm>
 #include <cmath>
