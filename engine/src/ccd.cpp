@@ -92,7 +92,8 @@ std::optional<Manifold> World::Impl::impact_manifold(std::uint32_t k, const Tria
     toi = hit->toi;
     const glm::vec3 travelled = motion * hit->toi;
     const Obb at{box.center + travelled, box.axes, box.half_extents};
-    const std::optional<Manifold> m = mesh_manifold(at, tri, box.center, active_edges, state.settings.broadphase_margin);
+    const std::optional<Manifold> m =
+        mesh_manifold(at, tri, box.center, active_edges, state.settings.broadphase_margin);
     if (!m) return std::nullopt;
     return back_to_start(*m, travelled);
 }
@@ -131,7 +132,8 @@ void World::Impl::ccd_clamp() {
         if (!(scratch.solver_bodies[other].motion == Motion::fixed && swept_for_ccd(k))) std::swap(k, other);
         if (!(scratch.solver_bodies[other].motion == Motion::fixed && swept_for_ccd(k))) continue;
         const glm::vec3 moved = moved_of(k);
-        check(k, moved, collide(scratch.start_box[k], scratch.start_box[other]), sweep(scratch.start_box[k], moved, scratch.start_box[other]),
+        check(k, moved, collide(scratch.start_box[k], scratch.start_box[other]),
+              sweep(scratch.start_box[k], moved, scratch.start_box[other]),
               collide(solved_box(k), scratch.start_box[other]));
     }
     for (const TriangleCandidate& tc : scratch.triangle_candidates) {

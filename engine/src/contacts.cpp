@@ -80,7 +80,8 @@ void World::Impl::report_stage() {
                 gap = std::min(gap, glm::dot(pose(m.b, cp.anchor_b) - pose(m.a, cp.anchor_a), m.normal));
             }
             scratch.found_contacts[k].reset();
-            if (gap <= kTouchGap) scratch.found_contacts[k] = Contact{m.axis, m.negative, std::max(0.0f, -gap), m.normal};
+            if (gap <= kTouchGap)
+                scratch.found_contacts[k] = Contact{m.axis, m.negative, std::max(0.0f, -gap), m.normal};
         }
     });
     state.touches.clear();
@@ -89,11 +90,13 @@ void World::Impl::report_stage() {
         if (!c) continue;
         const std::uint32_t candidate = scratch.manifold_candidate[k];
         if (candidate < scratch.body_pairs.size()) {
-            state.touches.push_back({{id_of(scratch.candidate_pairs[candidate].a), id_of(scratch.candidate_pairs[candidate].b), MeshId{}, 0, *c},
-                               false});
+            state.touches.push_back({{id_of(scratch.candidate_pairs[candidate].a),
+                                      id_of(scratch.candidate_pairs[candidate].b), MeshId{}, 0, *c},
+                                     false});
         } else {
             const TriangleCandidate& t = scratch.triangle_candidates[candidate - scratch.body_pairs.size()];
-            state.touches.push_back({{id_of(scratch.solver_slot[t.body]), BodyId{}, mesh_id_of(t.mesh), t.triangle, *c}, false});
+            state.touches.push_back(
+                {{id_of(scratch.solver_slot[t.body]), BodyId{}, mesh_id_of(t.mesh), t.triangle, *c}, false});
         }
     }
     stats.contacts = state.touches.size();
@@ -108,7 +111,8 @@ void World::Impl::report_stage() {
     std::vector<Touch>& woken = scratch.event_woken;
     aggregate(state.woken_touches, woken);
     previous.clear();
-    std::merge(state.event_pairs.begin(), state.event_pairs.end(), woken.begin(), woken.end(), std::back_inserter(previous),
+    std::merge(state.event_pairs.begin(), state.event_pairs.end(), woken.begin(), woken.end(),
+               std::back_inserter(previous),
                [](const Touch& x, const Touch& y) { return compare_pair(x.record, y.record) < 0; });
     previous.erase(std::unique(previous.begin(), previous.end(),
                                [](const Touch& x, const Touch& y) { return compare_pair(x.record, y.record) == 0; }),
@@ -148,7 +152,9 @@ void World::Impl::report_stage() {
     std::vector<std::uint8_t>& blocked = scratch.sleep_blocked;
     blocked.assign(n, 0);
     auto step_index = [&](std::uint32_t slot) -> std::uint32_t {
-        return scratch.solver_stamp[slot] == scratch.stamp && scratch.solver_index[slot] < n ? scratch.solver_index[slot] : kNone;
+        return scratch.solver_stamp[slot] == scratch.stamp && scratch.solver_index[slot] < n
+                   ? scratch.solver_index[slot]
+                   : kNone;
     };
     for (const SlotPair& pair : scratch.near_pairs) {
         const std::uint32_t ka = step_index(pair.a), kb = step_index(pair.b);

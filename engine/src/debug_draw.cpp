@@ -104,9 +104,10 @@ void World::debug_draw(DebugDraw& draw, const DebugDrawOptions& options) const {
             // A representative point: the feature of a that reaches into b, moved onto b.
             const Obb a = w.state.bodies[r.a.index].obb();
             const glm::vec3 deepest = support_feature(a, r.contact.normal);
-            const glm::vec3 p = r.mesh.is_null()
-                                    ? closest_on_box(w.state.bodies[r.b.index].obb(), deepest)
-                                    : closest_on_triangle(w.state.meshes[r.mesh.index].index.triangle(r.triangle), deepest);
+            const glm::vec3 p =
+                r.mesh.is_null()
+                    ? closest_on_box(w.state.bodies[r.b.index].obb(), deepest)
+                    : closest_on_triangle(w.state.meshes[r.mesh.index].index.triangle(r.triangle), deepest);
             draw.point(p, 0.05f, DebugColors::contact);
             // The normal points from a towards b; draw it as the direction a is pushed out (-normal) from the point.
             draw.line(p, p - r.contact.normal * options.normal_length, DebugColors::contact);

@@ -161,7 +161,8 @@ OverlapResult World::Impl::overlap_box(const Obb& box, const QueryFilter& filter
         tree->query(bounds, found);
         for (ProxyId p : found) {
             const auto slot = static_cast<std::uint32_t>(tree->user_data(p));
-            if (body_visible(slot, filter) && overlap(box, state.bodies[slot].obb())) result.bodies.push_back(id_of(slot));
+            if (body_visible(slot, filter) && overlap(box, state.bodies[slot].obb()))
+                result.bodies.push_back(id_of(slot));
         }
     }
     std::vector<std::uint32_t> triangles;

@@ -56,11 +56,15 @@ void World::Impl::update_sleep(float dt, const std::vector<std::uint8_t>& blocke
         return k;
     };
     auto step_index = [&](std::uint32_t slot) -> std::uint32_t {
-        return scratch.solver_stamp[slot] == scratch.stamp && scratch.solver_index[slot] < n ? scratch.solver_index[slot] : kNone;
+        return scratch.solver_stamp[slot] == scratch.stamp && scratch.solver_index[slot] < n
+                   ? scratch.solver_index[slot]
+                   : kNone;
     };
     for (const SlotPair& pair : scratch.near_pairs) {
         const std::uint32_t ka = step_index(pair.a), kb = step_index(pair.b);
-        if (ka == kNone || kb == kNone || !state.bodies[state.awake[ka]].dynamic() || !state.bodies[state.awake[kb]].dynamic()) continue;
+        if (ka == kNone || kb == kNone || !state.bodies[state.awake[ka]].dynamic() ||
+            !state.bodies[state.awake[kb]].dynamic())
+            continue;
         const std::uint32_t ra = find(ka), rb = find(kb);
         if (ra != rb) parent[std::max(ra, rb)] = std::min(ra, rb);  // the smallest index represents the island
     }
@@ -119,7 +123,8 @@ void World::Impl::update_sleep(float dt, const std::vector<std::uint8_t>& blocke
         const BodyId sleeper = asleep_now(t.record.a) ? t.record.a : t.record.b;
         if (!asleep_now(sleeper)) continue;
         const std::uint32_t id = state.bodies[sleeper.index].island;
-        if (std::find(fell_asleep.begin(), fell_asleep.end(), id) != fell_asleep.end()) state.islands[id].touches.push_back(t);
+        if (std::find(fell_asleep.begin(), fell_asleep.end(), id) != fell_asleep.end())
+            state.islands[id].touches.push_back(t);
     }
     std::erase_if(state.event_pairs, [&](const Touch& s) {
         return !awake_now(s.record.a) && !awake_now(s.record.b) && (asleep_now(s.record.a) || asleep_now(s.record.b));

@@ -57,7 +57,8 @@ void World::Impl::step(float dt) {
 // speculative margin must cover it.
 void World::Impl::integrate_stage() {
     ++scratch.stamp;
-    std::erase_if(state.awake, [&](std::uint32_t slot) { return !state.bodies[slot].alive || !state.bodies[slot].awake; });
+    std::erase_if(state.awake,
+                  [&](std::uint32_t slot) { return !state.bodies[slot].alive || !state.bodies[slot].awake; });
     // The list is last step's sorted list (minus the bodies that fell asleep) followed by the bodies woken since:
     // sorting only that tail and merging costs far less than sorting it all, with the same result.
     const auto by_sequence = [&](std::uint32_t x, std::uint32_t y) { return created_before(x, y); };
@@ -65,7 +66,8 @@ void World::Impl::integrate_stage() {
     if (unsorted != state.awake.end()) {
         std::sort(unsorted, state.awake.end(), by_sequence);
         scratch.awake_merge.resize(state.awake.size());
-        std::merge(state.awake.begin(), unsorted, unsorted, state.awake.end(), scratch.awake_merge.begin(), by_sequence);
+        std::merge(state.awake.begin(), unsorted, unsorted, state.awake.end(), scratch.awake_merge.begin(),
+                   by_sequence);
         state.awake.swap(scratch.awake_merge);
     }
     state.awake.erase(std::unique(state.awake.begin(), state.awake.end()), state.awake.end());
@@ -118,9 +120,13 @@ void World::Impl::broadphase_stage() {
         const float radius = glm::length(scratch.start_box[k].half_extents);
         const float angle = glm::length(s.angular_velocity) * dt;
         float bulge = radius * std::min(angle * angle / 8.0f, 1.0f);  // arc beyond its chord, r (1 - cos(a / 2))
-        if (s.motion == Motion::dynamic) bulge += glm::length(state.settings.gravity + s.force * s.inverse_mass) * dt * dt / 8.0f;
+        if (s.motion == Motion::dynamic)
+            bulge += glm::length(state.settings.gravity + s.force * s.inverse_mass) * dt * dt / 8.0f;
         state.active.update(state.bodies[state.awake[k]].proxy,
-                      scratch.start_box[k].aabb().merged(scratch.end_box[k].aabb()).expanded(state.settings.broadphase_margin + bulge));
+                            scratch.start_box[k]
+                                .aabb()
+                                .merged(scratch.end_box[k].aabb())
+                                .expanded(state.settings.broadphase_margin + bulge));
     }
     scratch.candidate_pairs.clear();
     scratch.sensor_pairs.clear();
@@ -145,8 +151,9 @@ void World::Impl::broadphase_stage() {
     scratch.proxy_pairs.clear();
     state.active.find_pairs(scratch.proxy_pairs, par);
     for (const ProxyPair& p : scratch.proxy_pairs)
-        consider(static_cast<std::uint32_t>(state.active.user_data(p.a)), static_cast<std::uint32_t>(state.active.user_data(p.b)),
-                 scratch.candidate_pairs, scratch.sensor_pairs);
+        consider(static_cast<std::uint32_t>(state.active.user_data(p.a)),
+                 static_cast<std::uint32_t>(state.active.user_data(p.b)), scratch.candidate_pairs,
+                 scratch.sensor_pairs);
     // Pairs with resting bodies: one query per awake body, in chunks whose results are appended in chunk order.
     const std::size_t chunks = chunk_count(n, kBodyGrain);
     if (scratch.chunk_scratch.size() < chunks) scratch.chunk_scratch.resize(chunks);
@@ -158,12 +165,15 @@ void World::Impl::broadphase_stage() {
             c.proxies.clear();
             state.resting.query(state.active.aabb(state.bodies[state.awake[k]].proxy), c.proxies);
             for (ProxyId p : c.proxies)
-                consider(state.awake[k], static_cast<std::uint32_t>(state.resting.user_data(p)), c.candidates, c.sensors);
+                consider(state.awake[k], static_cast<std::uint32_t>(state.resting.user_data(p)), c.candidates,
+                         c.sensors);
         }
     });
     for (std::size_t c = 0; c < chunks; ++c) {
-        scratch.candidate_pairs.insert(scratch.candidate_pairs.end(), scratch.chunk_scratch[c].candidates.begin(), scratch.chunk_scratch[c].candidates.end());
-        scratch.sensor_pairs.insert(scratch.sensor_pairs.end(), scratch.chunk_scratch[c].sensors.begin(), scratch.chunk_scratch[c].sensors.end());
+        scratch.candidate_pairs.insert(scratch.candidate_pairs.end(), scratch.chunk_scratch[c].candidates.begin(),
+                                       scratch.chunk_scratch[c].candidates.end());
+        scratch.sensor_pairs.insert(scratch.sensor_pairs.end(), scratch.chunk_scratch[c].sensors.begin(),
+                                    scratch.chunk_scratch[c].sensors.end());
     }
     // Deterministic processing order, independent of the octrees' internal layout and of which slots earlier
     // destroy_body calls freed: pairs are sorted by the creation sequence of their bodies, not by slot.
@@ -178,7 +188,8 @@ void World::Impl::broadphase_stage() {
     std::sort(scratch.mesh_order.begin(), scratch.mesh_order.end(),
               [&](std::uint32_t x, std::uint32_t y) { return state.meshes[x].sequence < state.meshes[y].sequence; });
     scratch.body_pairs.clear();
-    for (const SlotPair& p : scratch.candidate_pairs) scratch.body_pairs.push_back({solver_index_of(p.a), solver_index_of(p.b)});
+    for (const SlotPair& p : scratch.candidate_pairs)
+        scratch.body_pairs.push_back({solver_index_of(p.a), solver_index_of(p.b)});
 
     // Mesh candidates: each awake dynamic body queries every mesh's BVH, in chunks appended in chunk order.
     par.for_each_chunk(n, kBodyGrain, [&](std::size_t begin, std::size_t end) {
@@ -194,15 +205,17 @@ void World::Impl::broadphase_stage() {
                 state.meshes[m].index.query(box, c.found);
                 std::sort(c.found.begin(), c.found.end());
                 for (std::uint32_t t : c.found)
-                    c.triangles.push_back({static_cast<std::uint32_t>(k), m, t, state.meshes[m].index.triangle(t),
-                                           state.settings.active_edges_only ? state.meshes[m].active_edges[t] : kAllEdgesActive});
+                    c.triangles.push_back(
+                        {static_cast<std::uint32_t>(k), m, t, state.meshes[m].index.triangle(t),
+                         state.settings.active_edges_only ? state.meshes[m].active_edges[t] : kAllEdgesActive});
             }
         }
     });
     scratch.triangle_candidates.clear();
     for (std::size_t c = 0; c < chunks; ++c)
-        scratch.triangle_candidates.insert(scratch.triangle_candidates.end(), scratch.chunk_scratch[c].triangles.begin(),
-                                   scratch.chunk_scratch[c].triangles.end());
+        scratch.triangle_candidates.insert(scratch.triangle_candidates.end(),
+                                           scratch.chunk_scratch[c].triangles.begin(),
+                                           scratch.chunk_scratch[c].triangles.end());
     stats.body_pairs = scratch.body_pairs.size();
     stats.triangle_pairs = scratch.triangle_candidates.size();
 }
@@ -293,7 +306,9 @@ void World::Impl::narrowphase_stage() {
                     m = impact_manifold(p.a, scratch.start_box[p.b], scratch.candidate_toi[k]);
                 else if (scratch.solver_bodies[p.a].motion == Motion::fixed && swept_for_ccd(p.b))
                     if ((m = impact_manifold(p.b, scratch.start_box[p.a], scratch.candidate_toi[k]))) m = reversed(*m);
-                if (!m) m = box_manifold(scratch.start_box[p.a], fa, scratch.start_box[p.b], fb, margin_of(p.a) + margin_of(p.b));
+                if (!m)
+                    m = box_manifold(scratch.start_box[p.a], fa, scratch.start_box[p.b], fb,
+                                     margin_of(p.a) + margin_of(p.b));
                 if (m) {
                     out = to_solver(*m, p.a, p.b, combined_friction(A.friction, B.friction),
                                     combined_restitution(A.restitution, B.restitution));
@@ -305,8 +320,11 @@ void World::Impl::narrowphase_stage() {
                 const Body& A = state.bodies[scratch.solver_slot[t.body]];
                 const MeshMaterial& material = state.meshes[t.mesh].material;
                 std::optional<Manifold> m;
-                if (swept_for_ccd(t.body)) m = impact_manifold(t.body, t.shape, t.active_edges, scratch.candidate_toi[k]);
-                if (!m) m = mesh_manifold(scratch.start_box[t.body], t.shape, scratch.start_box[t.body].center, t.active_edges, margin_of(t.body));
+                if (swept_for_ccd(t.body))
+                    m = impact_manifold(t.body, t.shape, t.active_edges, scratch.candidate_toi[k]);
+                if (!m)
+                    m = mesh_manifold(scratch.start_box[t.body], t.shape, scratch.start_box[t.body].center,
+                                      t.active_edges, margin_of(t.body));
                 if (m) {
                     out = to_solver(*m, t.body, kStaticGeometry, combined_friction(A.friction, material.friction),
                                     combined_restitution(A.restitution, material.restitution));
@@ -328,10 +346,12 @@ void World::Impl::narrowphase_stage() {
         scratch.manifold_candidate.push_back(static_cast<std::uint32_t>(k));
         points += static_cast<std::size_t>(m.count);
         if (k < pairs) {
-            scratch.manifold_keys.push_back({state.bodies[scratch.solver_slot[m.a]].sequence, state.bodies[scratch.solver_slot[m.b]].sequence, 0});
+            scratch.manifold_keys.push_back(
+                {state.bodies[scratch.solver_slot[m.a]].sequence, state.bodies[scratch.solver_slot[m.b]].sequence, 0});
         } else {
             const TriangleCandidate& t = scratch.triangle_candidates[k - pairs];
-            scratch.manifold_keys.push_back({state.bodies[scratch.solver_slot[t.body]].sequence, state.meshes[t.mesh].sequence, t.triangle});
+            scratch.manifold_keys.push_back(
+                {state.bodies[scratch.solver_slot[t.body]].sequence, state.meshes[t.mesh].sequence, t.triangle});
         }
     }
     scratch.manifolds.resize(kept);
@@ -390,7 +410,8 @@ void World::Impl::cache_stuck_contacts() {
 // Stage 4. The substeps (PositionSolver::solve): integrate, positions at the anchors, velocities, restitution and
 // dynamic friction; islands on the thread pool.
 void World::Impl::solve_stage() {
-    scratch.solver.solve(scratch.solver_bodies, scratch.manifolds, state.settings.gravity, scratch.dt, state.settings.solver, parallel());
+    scratch.solver.solve(scratch.solver_bodies, scratch.manifolds, state.settings.gravity, scratch.dt,
+                         state.settings.solver, parallel());
     stats.islands = scratch.solver.island_count();
     ccd_clamp();
     cache_stuck_contacts();

@@ -156,9 +156,9 @@ struct World::Impl {
         std::size_t live_bodies = 0;
         std::vector<Mesh> meshes;
         std::vector<std::uint32_t> free_meshes;
-        std::uint64_t next_sequence = 0;  // shared by bodies and meshes; only the relative order matters
-        LooseOctree active;   // awake bodies: swept boxes during the step, final boxes between steps
-        LooseOctree resting;  // static bodies, sleeping bodies, kinematic bodies at rest
+        std::uint64_t next_sequence = 0;   // shared by bodies and meshes; only the relative order matters
+        LooseOctree active;                // awake bodies: swept boxes during the step, final boxes between steps
+        LooseOctree resting;               // static bodies, sleeping bodies, kinematic bodies at rest
         std::vector<std::uint32_t> awake;  // slots of awake bodies; may hold stale entries until the next step
         std::vector<Island> islands;
         std::vector<std::uint32_t> free_islands;
@@ -188,7 +188,7 @@ struct World::Impl {
         std::vector<std::uint32_t> solver_slot;   // slot of each step body
         std::vector<std::uint32_t> solver_index;  // per slot: index in solver_bodies, valid when solver_stamp == stamp
         std::vector<std::uint32_t> solver_stamp;
-        std::uint32_t stamp = 0;  // only compared for equality within a step
+        std::uint32_t stamp = 0;                 // only compared for equality within a step
         std::vector<glm::vec3> start_position;   // per step body: centre at the start of the step
         std::vector<Obb> start_box;              // per step body: box at the start of the step
         std::vector<Obb> end_box;                // per step body: box at the predicted end of the step (resting: start)
@@ -202,14 +202,14 @@ struct World::Impl {
         std::vector<std::uint32_t> mesh_order;      // live mesh slots by creation sequence
         std::vector<std::uint8_t> candidate_found;  // narrowphase: per body pair, then per triangle: it has a manifold
         std::vector<float> candidate_toi;  // narrowphase: per candidate, time of impact of a swept body (> 1: none)
-        std::vector<float> ccd_back_to;    // ccd_clamp: per step body, the fraction of the step it goes back to (> 1: none)
+        std::vector<float> ccd_back_to;    // ccd_clamp: per step body, the part of the step it goes back to (> 1: none)
         // This step's manifolds, what the solver works with, in candidate order; both parts (body pairs, then
         // triangles) sorted by key.
         std::vector<ContactManifold> manifolds;
         std::vector<ManifoldKey> manifold_keys;
         std::vector<std::uint32_t> manifold_candidate;  // per manifold: its candidate (body pair, then triangle) index
         std::size_t manifold_pairs = 0;                 // manifolds[0, manifold_pairs) are body pairs
-        PositionSolver solver;  // its buffers; it keeps nothing between steps
+        PositionSolver solver;                          // its buffers; it keeps nothing between steps
         // Per-chunk scratch of the stages that run on several threads; merged in chunk order, so the results do not
         // depend on the number of threads.
         struct ChunkScratch {
@@ -221,7 +221,7 @@ struct World::Impl {
         std::vector<ChunkScratch> chunk_scratch;
         std::vector<std::optional<Contact>> found_contacts;  // report: per manifold, the contact it leaves touching
         std::vector<std::uint8_t> near_flags;                // report: per body pair, within the margin
-        std::vector<SlotPair> near_pairs;  // report: candidate pairs within the broadphase margin after the step
+        std::vector<SlotPair> near_pairs;         // report: candidate pairs within the broadphase margin after the step
         std::vector<std::uint8_t> sleep_blocked;  // report: per awake body, kept awake this step
         std::vector<Touch> event_previous, event_current, event_woken;  // report: the event diff
     };
@@ -248,7 +248,9 @@ struct World::Impl {
     BodyId id_of(std::uint32_t slot) const { return {slot, state.bodies[slot].generation}; }
     // Orders slots by creation sequence: the processing order of everything the step sorts, so results do not
     // depend on which slots earlier destroy_body calls freed.
-    bool created_before(std::uint32_t x, std::uint32_t y) const { return state.bodies[x].sequence < state.bodies[y].sequence; }
+    bool created_before(std::uint32_t x, std::uint32_t y) const {
+        return state.bodies[x].sequence < state.bodies[y].sequence;
+    }
     // Recomputes the internal faces of every static body whose proxy touches `region`, after a static body
     // appeared, moved or disappeared there (active edges for boxes: covered_faces).
     void refresh_internal_faces(const Aabb& region);
