@@ -29,7 +29,8 @@ int compare_pair(const ContactRecord& x, const ContactRecord& y) {
 
 // One state per event pair, sorted, keeping the deepest contact of a body-mesh pair (lowest triangle on ties).
 void aggregate(const std::vector<Touch>& touches, std::vector<Touch>& out) {
-    out.assign(touches.begin(), touches.end());
+    out.clear();
+    for (const Touch& t : touches) out.push_back(t);  // grows geometrically (assign would allocate to the exact size)
     std::sort(out.begin(), out.end(), [](const Touch& x, const Touch& y) {
         if (const int c = compare_pair(x.record, y.record)) return c < 0;
         if (x.record.contact.depth != y.record.contact.depth) return x.record.contact.depth > y.record.contact.depth;

@@ -391,6 +391,13 @@ void World::Impl::cache_stuck_contacts() {
     cache.keys.clear();
     cache.manifolds.clear();
     cache.pairs = 0;
+    // Room for every manifold, growing geometrically as the scratch does: how many points stick varies from step to
+    // step, and a new highest count must not allocate in a steady-state step.
+    if (const std::size_t n = scratch.manifolds.size(); cache.manifolds.capacity() < n) {
+        const std::size_t room = std::max(n, 2 * cache.manifolds.capacity());
+        cache.keys.reserve(room);
+        cache.manifolds.reserve(room);
+    }
     for (std::size_t i = 0; i < scratch.manifolds.size(); ++i) {
         const ContactManifold& m = scratch.manifolds[i];
         CarriedManifold carried;
