@@ -54,36 +54,36 @@ Manifold back_to_start(Manifold m, const glm::vec3& travelled) {
 }  // namespace
 
 bool World::Impl::swept_for_ccd(std::uint32_t k) const {
-    if (k >= awake_count) return false;
-    const Body& b = bodies[awake[k]];
+    if (k >= scratch.awake_count) return false;
+    const Body& b = state.bodies[state.awake[k]];
     if (!b.ccd || !b.dynamic() || b.sensor) return false;
     const float smallest = std::min({b.half_extents.x, b.half_extents.y, b.half_extents.z});
     const float threshold = kCcdMotionFraction * smallest;
     // How far its points move: the translation plus the turn times its radius.
-    const glm::vec3 motion = predicted_translation(start_box[k], end_box[k]);
-    const glm::quat turn = end_orientation[k] * glm::conjugate(bodies[awake[k]].orientation);
+    const glm::vec3 motion = predicted_translation(scratch.start_box[k], scratch.end_box[k]);
+    const glm::quat turn = scratch.end_orientation[k] * glm::conjugate(state.bodies[state.awake[k]].orientation);
     const float angle = 2.0f * std::acos(std::min(1.0f, std::abs(turn.w)));
     const float reach = glm::length(motion) + glm::length(b.half_extents) * std::min(angle, 2.0f);
     return reach > threshold;
 }
 
 std::optional<Manifold> World::Impl::impact_manifold(std::uint32_t k, const Obb& other, float& toi) const {
-    const Obb& box = start_box[k];
-    const glm::vec3 motion = predicted_translation(box, end_box[k]);
+    const Obb& box = scratch.start_box[k];
+    const glm::vec3 motion = predicted_translation(box, scratch.end_box[k]);
     const std::optional<SweepHit> hit = sweep(box, motion, other);
     if (!hit || hit->initially_overlapping) return std::nullopt;
     toi = hit->toi;
     const glm::vec3 travelled = motion * hit->toi;
     const Obb at{box.center + travelled, box.axes, box.half_extents};
-    const std::optional<Manifold> m = collide_manifold(at, other, settings.broadphase_margin);
+    const std::optional<Manifold> m = collide_manifold(at, other, state.settings.broadphase_margin);
     if (!m) return std::nullopt;
     return back_to_start(*m, travelled);
 }
 
 std::optional<Manifold> World::Impl::impact_manifold(std::uint32_t k, const Triangle& tri, EdgeFlags active_edges,
                                                      float& toi) const {
-    const Obb& box = start_box[k];
-    const glm::vec3 motion = predicted_translation(box, end_box[k]);
+    const Obb& box = scratch.start_box[k];
+    const glm::vec3 motion = predicted_translation(box, scratch.end_box[k]);
     const glm::vec3 front = tri.scaled_normal();
     // One-sided: only a box in front of the triangle moving against its front face.
     if (glm::dot(box.center - tri.a, front) < 0.0f || !(glm::dot(motion, front) < 0.0f)) return std::nullopt;
@@ -92,7 +92,8 @@ std::optional<Manifold> World::Impl::impact_manifold(std::uint32_t k, const Tria
     toi = hit->toi;
     const glm::vec3 travelled = motion * hit->toi;
     const Obb at{box.center + travelled, box.axes, box.half_extents};
-    const std::optional<Manifold> m = mesh_manifold(at, tri, box.center, active_edges, settings.broadphase_margin);
+    const std::optional<Manifold> m =
+        mesh_manifold(at, tri, box.center, active_edges, state.settings.broadphase_margin);
     if (!m) return std::nullopt;
     return back_to_start(*m, travelled);
 }
@@ -105,8 +106,8 @@ void World::Impl::ccd_clamp() {
     // body started the step with); where it meets something it did not touch at the start, or moves into something
     // it touched then, the body goes back to where it first touched it, with its starting orientation. It keeps the
     // velocities the solver gave it, and the next step's contacts take it from there.
-    std::vector<float>& back_to = ccd_back_to;
-    back_to.assign(awake_count, 2.0f);
+    std::vector<float>& back_to = scratch.ccd_back_to;
+    back_to.assign(scratch.awake_count, 2.0f);
     // `touching`: the SAT contact at the start of the step, if any; `hit`: the sweep of the solved translation.
     // `at_end`: the contact at the solved pose (turned as the solver turned it).
     auto check = [&](std::uint32_t k, const glm::vec3& moved, const std::optional<Contact>& touching,
@@ -122,49 +123,50 @@ void World::Impl::ccd_clamp() {
         back_to[k] = std::min(back_to[k], toi);
     };
     auto solved_box = [&](std::uint32_t k) {
-        const SolverBody& b = solver_bodies[k];
-        return Obb{b.position, glm::mat3_cast(b.orientation), start_box[k].half_extents};
+        const SolverBody& b = scratch.solver_bodies[k];
+        return Obb{b.position, glm::mat3_cast(b.orientation), scratch.start_box[k].half_extents};
     };
-    auto moved_of = [&](std::uint32_t k) { return solver_bodies[k].position - start_box[k].center; };
-    for (const BodyPair& p : body_pairs) {
+    auto moved_of = [&](std::uint32_t k) { return scratch.solver_bodies[k].position - scratch.start_box[k].center; };
+    for (const BodyPair& p : scratch.body_pairs) {
         std::uint32_t k = p.a, other = p.b;
-        if (!(solver_bodies[other].motion == Motion::fixed && swept_for_ccd(k))) std::swap(k, other);
-        if (!(solver_bodies[other].motion == Motion::fixed && swept_for_ccd(k))) continue;
+        if (!(scratch.solver_bodies[other].motion == Motion::fixed && swept_for_ccd(k))) std::swap(k, other);
+        if (!(scratch.solver_bodies[other].motion == Motion::fixed && swept_for_ccd(k))) continue;
         const glm::vec3 moved = moved_of(k);
-        check(k, moved, collide(start_box[k], start_box[other]), sweep(start_box[k], moved, start_box[other]),
-              collide(solved_box(k), start_box[other]));
+        check(k, moved, collide(scratch.start_box[k], scratch.start_box[other]),
+              sweep(scratch.start_box[k], moved, scratch.start_box[other]),
+              collide(solved_box(k), scratch.start_box[other]));
     }
-    for (const TriangleCandidate& tc : triangle_candidates) {
+    for (const TriangleCandidate& tc : scratch.triangle_candidates) {
         if (!swept_for_ccd(tc.body)) continue;
         const std::uint32_t k = tc.body;
         const glm::vec3 moved = moved_of(k);
         // One-sided: only what comes at the front face counts.
         const glm::vec3 front = tc.shape.scaled_normal();
-        if (glm::dot(start_box[k].center - tc.shape.a, front) < 0.0f) continue;
-        check(k, moved, mesh_contact(start_box[k], tc.shape, start_box[k].center, tc.active_edges),
-              sweep(start_box[k], moved, tc.shape),
-              mesh_contact(solved_box(k), tc.shape, start_box[k].center, tc.active_edges));
+        if (glm::dot(scratch.start_box[k].center - tc.shape.a, front) < 0.0f) continue;
+        check(k, moved, mesh_contact(scratch.start_box[k], tc.shape, scratch.start_box[k].center, tc.active_edges),
+              sweep(scratch.start_box[k], moved, tc.shape),
+              mesh_contact(solved_box(k), tc.shape, scratch.start_box[k].center, tc.active_edges));
     }
     // A CCD body the solver moved far though it was not swept (a resting box hit by a fast one), or moved off the
     // path it was swept along: its solved translation against the level's triangles (the candidates above only
     // cover what lay along the predicted motion).
     QueryFilter meshes_only;
     meshes_only.bodies = false;
-    for (std::uint32_t k = 0; k < awake_count; ++k) {
-        const Body& b = bodies[awake[k]];
-        if (!b.ccd || !b.dynamic() || b.sensor || meshes.empty()) continue;
+    for (std::uint32_t k = 0; k < scratch.awake_count; ++k) {
+        const Body& b = state.bodies[state.awake[k]];
+        if (!b.ccd || !b.dynamic() || b.sensor || state.meshes.empty()) continue;
         meshes_only.mask = b.mask;  // the meshes it collides with (layers_collide also needs the mesh's mask)
         const glm::vec3 moved = moved_of(k);
         const float smallest = std::min({b.half_extents.x, b.half_extents.y, b.half_extents.z});
         if (!(glm::length(moved) > kCcdMotionFraction * smallest)) continue;
-        const std::optional<BoxSweepHit> hit = sweep_box(start_box[k], moved, meshes_only, "World::step");
+        const std::optional<BoxSweepHit> hit = sweep_box(scratch.start_box[k], moved, meshes_only, "World::step");
         if (hit) back_to[k] = std::min(back_to[k], hit->initially_overlapping ? 0.0f : hit->toi);
     }
-    for (std::uint32_t k = 0; k < awake_count; ++k) {
+    for (std::uint32_t k = 0; k < scratch.awake_count; ++k) {
         if (!(back_to[k] <= 1.0f)) continue;
-        SolverBody& body = solver_bodies[k];
-        body.position = start_box[k].center + moved_of(k) * back_to[k];
-        body.orientation = bodies[awake[k]].orientation;  // not written back before the velocities stage
+        SolverBody& body = scratch.solver_bodies[k];
+        body.position = scratch.start_box[k].center + moved_of(k) * back_to[k];
+        body.orientation = state.bodies[state.awake[k]].orientation;  // not written back before the velocities stage
     }
 }
 

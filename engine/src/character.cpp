@@ -176,9 +176,9 @@ public:
             auto consider = [&](const std::optional<Contact>& c) {
                 if (c && (!deepest || c->depth > deepest->depth)) deepest = c;
             };
-            for (BodyId id : overlaps.bodies) consider(collide(box, world_.bodies[id.index].obb()));
+            for (BodyId id : overlaps.bodies) consider(collide(box, world_.state.bodies[id.index].obb()));
             for (const MeshTriangle& t : overlaps.triangles) {
-                const Triangle& tri = world_.meshes[t.mesh.index].index.triangle(t.triangle);
+                const Triangle& tri = world_.state.meshes[t.mesh.index].index.triangle(t.triangle);
                 consider(filter_.back_faces ? collide(box, tri) : mesh_contact(box, tri, box.center));
             }
             if (!deepest) break;

@@ -17,7 +17,6 @@ using Touch = World::Impl::Touch;
 // A manifold's pair touches after the step when one of its points has a gap of at most this (metres): resting
 // contacts sit at -slop, and one that the solver just brought together at 0 up to float round-off.
 constexpr float kTouchGap = 1e-5f;
-using PairState = World::Impl::PairState;
 
 // Order of event pairs: a, then body partners before meshes, then the partner.
 int compare_pair(const ContactRecord& x, const ContactRecord& y) {
@@ -29,20 +28,20 @@ int compare_pair(const ContactRecord& x, const ContactRecord& y) {
 }
 
 // One state per event pair, sorted, keeping the deepest contact of a body-mesh pair (lowest triangle on ties).
-void aggregate(const std::vector<Touch>& touches, std::vector<PairState>& out) {
+void aggregate(const std::vector<Touch>& touches, std::vector<Touch>& out) {
     out.clear();
-    for (const Touch& t : touches) out.push_back({t.record, t.sensor});
-    std::sort(out.begin(), out.end(), [](const PairState& x, const PairState& y) {
+    for (const Touch& t : touches) out.push_back(t);  // grows geometrically (assign would allocate to the exact size)
+    std::sort(out.begin(), out.end(), [](const Touch& x, const Touch& y) {
         if (const int c = compare_pair(x.record, y.record)) return c < 0;
         if (x.record.contact.depth != y.record.contact.depth) return x.record.contact.depth > y.record.contact.depth;
         return x.record.triangle < y.record.triangle;
     });
     out.erase(std::unique(out.begin(), out.end(),
-                          [](const PairState& x, const PairState& y) { return compare_pair(x.record, y.record) == 0; }),
+                          [](const Touch& x, const Touch& y) { return compare_pair(x.record, y.record) == 0; }),
               out.end());
 }
 
-ContactEvent make_event(ContactEventType type, const PairState& s) {
+ContactEvent make_event(ContactEventType type, const Touch& s) {
     ContactEvent e;
     e.type = type;
     e.a = s.record.a;
@@ -61,19 +60,19 @@ bool same_contact(const ContactRecord& x, const ContactRecord& y) {
 }  // namespace
 
 void World::Impl::report_stage() {
-    const auto n = static_cast<std::uint32_t>(awake_count);
+    const auto n = static_cast<std::uint32_t>(scratch.awake_count);
 
     // The contacts the solver enforced that touch at the final positions: a manifold's pair touches when one of its
     // points' anchors meet (gap <= kTouchGap), and its depth is the largest penetration left, max(0, -gap). This is
     // the physics' own view (resting contacts keep the solver's slop), and it costs no second narrowphase pass.
     Parallel& par = parallel();
-    found_contacts.resize(manifolds.size());
-    par.for_each_chunk(manifolds.size(), 256, [&](std::size_t begin, std::size_t end) {
+    scratch.found_contacts.resize(scratch.manifolds.size());
+    par.for_each_chunk(scratch.manifolds.size(), 256, [&](std::size_t begin, std::size_t end) {
         for (std::size_t k = begin; k < end; ++k) {
-            const ContactManifold& m = manifolds[k];
+            const ContactManifold& m = scratch.manifolds[k];
             auto pose = [&](std::uint32_t i, const glm::vec3& anchor) {
                 if (i == kStaticGeometry) return anchor;
-                const Body& b = bodies[solver_slot[i]];
+                const Body& b = state.bodies[scratch.solver_slot[i]];
                 return b.position + b.orientation * anchor;
             };
             float gap = std::numeric_limits<float>::max();
@@ -81,81 +80,87 @@ void World::Impl::report_stage() {
                 const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
                 gap = std::min(gap, glm::dot(pose(m.b, cp.anchor_b) - pose(m.a, cp.anchor_a), m.normal));
             }
-            found_contacts[k].reset();
-            if (gap <= kTouchGap) found_contacts[k] = Contact{m.axis, m.negative, std::max(0.0f, -gap), m.normal};
+            scratch.found_contacts[k].reset();
+            if (gap <= kTouchGap)
+                scratch.found_contacts[k] = Contact{m.axis, m.negative, std::max(0.0f, -gap), m.normal};
         }
     });
-    touches.clear();
-    for (std::size_t k = 0; k < manifolds.size(); ++k) {
-        const std::optional<Contact>& c = found_contacts[k];
+    state.touches.clear();
+    for (std::size_t k = 0; k < scratch.manifolds.size(); ++k) {
+        const std::optional<Contact>& c = scratch.found_contacts[k];
         if (!c) continue;
-        const std::uint32_t candidate = manifold_candidate[k];
-        if (candidate < body_pairs.size()) {
-            touches.push_back({{id_of(candidate_pairs[candidate].a), id_of(candidate_pairs[candidate].b), MeshId{}, 0, *c},
-                               false});
+        const std::uint32_t candidate = scratch.manifold_candidate[k];
+        if (candidate < scratch.body_pairs.size()) {
+            state.touches.push_back({{id_of(scratch.candidate_pairs[candidate].a),
+                                      id_of(scratch.candidate_pairs[candidate].b), MeshId{}, 0, *c},
+                                     false});
         } else {
-            const TriangleCandidate& t = triangle_candidates[candidate - body_pairs.size()];
-            touches.push_back({{id_of(solver_slot[t.body]), BodyId{}, mesh_id_of(t.mesh), t.triangle, *c}, false});
+            const TriangleCandidate& t = scratch.triangle_candidates[candidate - scratch.body_pairs.size()];
+            state.touches.push_back(
+                {{id_of(scratch.solver_slot[t.body]), BodyId{}, mesh_id_of(t.mesh), t.triangle, *c}, false});
         }
     }
-    stats.contacts = touches.size();
+    stats.contacts = state.touches.size();
     // Sensor overlaps (never pushed apart: collide() tells the depth).
-    for (const SlotPair& p : sensor_pairs)
-        if (const std::optional<Contact> c = collide(bodies[p.a].obb(), bodies[p.b].obb()))
-            touches.push_back({{id_of(p.a), id_of(p.b), MeshId{}, 0, *c}, true});
+    for (const SlotPair& p : scratch.sensor_pairs)
+        if (const std::optional<Contact> c = collide(state.bodies[p.a].obb(), state.bodies[p.b].obb()))
+            state.touches.push_back({{id_of(p.a), id_of(p.b), MeshId{}, 0, *c}, true});
 
     // Events: this step's pairs against the last step's, plus the pairs of islands woken since then.
-    std::vector<PairState>& previous = event_previous;
-    std::vector<PairState>& current = event_current;
-    std::vector<PairState>& woken = event_woken;
-    aggregate(woken_touches, woken);
+    std::vector<Touch>& previous = scratch.event_previous;
+    std::vector<Touch>& current = scratch.event_current;
+    std::vector<Touch>& woken = scratch.event_woken;
+    aggregate(state.woken_touches, woken);
     previous.clear();
-    std::merge(pair_states.begin(), pair_states.end(), woken.begin(), woken.end(), std::back_inserter(previous),
-               [](const PairState& x, const PairState& y) { return compare_pair(x.record, y.record) < 0; });
+    std::merge(state.event_pairs.begin(), state.event_pairs.end(), woken.begin(), woken.end(),
+               std::back_inserter(previous),
+               [](const Touch& x, const Touch& y) { return compare_pair(x.record, y.record) < 0; });
     previous.erase(std::unique(previous.begin(), previous.end(),
-                               [](const PairState& x, const PairState& y) { return compare_pair(x.record, y.record) == 0; }),
+                               [](const Touch& x, const Touch& y) { return compare_pair(x.record, y.record) == 0; }),
                    previous.end());
-    woken_touches.clear();
-    aggregate(touches, current);
-    events.clear();
+    state.woken_touches.clear();
+    aggregate(state.touches, current);
+    state.events.clear();
     std::size_t i = 0, j = 0;
     while (i < previous.size() || j < current.size()) {
         const int c = i == previous.size() ? 1 : j == current.size() ? -1 : compare_pair(previous[i].record, current[j].record);
         if (c < 0) {
-            events.push_back(make_event(ContactEventType::end, previous[i++]));
+            state.events.push_back(make_event(ContactEventType::end, previous[i++]));
         } else if (c > 0) {
-            events.push_back(make_event(ContactEventType::begin, current[j++]));
+            state.events.push_back(make_event(ContactEventType::begin, current[j++]));
         } else {
-            events.push_back(make_event(ContactEventType::persist, current[j++]));
+            state.events.push_back(make_event(ContactEventType::persist, current[j++]));
             ++i;
         }
     }
-    pair_states.swap(current);
+    state.event_pairs.swap(current);
 
     // Islands link bodies that touch or nearly touch (within the broadphase margin): the solver leaves resting
     // bodies touching only up to round-off, and a box sitting a hair above its support must still sleep and wake
     // with it. An awake body near a sleeping one wakes its island (from the next step on), and the awake body's own
     // island does not fall asleep in this step. A moving kinematic body keeps the dynamic bodies near it awake.
-    near_flags.resize(body_pairs.size());
-    par.for_each_chunk(body_pairs.size(), 256, [&](std::size_t begin, std::size_t end) {
+    scratch.near_flags.resize(scratch.body_pairs.size());
+    par.for_each_chunk(scratch.body_pairs.size(), 256, [&](std::size_t begin, std::size_t end) {
         for (std::size_t p = begin; p < end; ++p) {
-            const Obb a = bodies[solver_slot[body_pairs[p].a]].obb();
-            const Obb grown{a.center, a.axes, a.half_extents + glm::vec3(settings.broadphase_margin)};
-            near_flags[p] = overlap(grown, bodies[solver_slot[body_pairs[p].b]].obb());
+            const Obb a = state.bodies[scratch.solver_slot[scratch.body_pairs[p].a]].obb();
+            const Obb grown{a.center, a.axes, a.half_extents + glm::vec3(state.settings.broadphase_margin)};
+            scratch.near_flags[p] = overlap(grown, state.bodies[scratch.solver_slot[scratch.body_pairs[p].b]].obb());
         }
     });
-    near_pairs.clear();
-    for (std::size_t p = 0; p < body_pairs.size(); ++p)
-        if (near_flags[p]) near_pairs.push_back(candidate_pairs[p]);
-    std::vector<std::uint8_t>& blocked = sleep_blocked;
+    scratch.near_pairs.clear();
+    for (std::size_t p = 0; p < scratch.body_pairs.size(); ++p)
+        if (scratch.near_flags[p]) scratch.near_pairs.push_back(scratch.candidate_pairs[p]);
+    std::vector<std::uint8_t>& blocked = scratch.sleep_blocked;
     blocked.assign(n, 0);
     auto step_index = [&](std::uint32_t slot) -> std::uint32_t {
-        return solver_stamp[slot] == stamp && solver_index[slot] < n ? solver_index[slot] : kNone;
+        return scratch.solver_stamp[slot] == scratch.stamp && scratch.solver_index[slot] < n
+                   ? scratch.solver_index[slot]
+                   : kNone;
     };
-    for (const SlotPair& pair : near_pairs) {
+    for (const SlotPair& pair : scratch.near_pairs) {
         const std::uint32_t ka = step_index(pair.a), kb = step_index(pair.b);
-        const Body& a = bodies[pair.a];
-        const Body& b = bodies[pair.b];
+        const Body& a = state.bodies[pair.a];
+        const Body& b = state.bodies[pair.b];
         if (a.sleeping() && kb != kNone) {
             wake_island(a.island);
             blocked[kb] = 1;
@@ -170,7 +175,7 @@ void World::Impl::report_stage() {
     stats.awake_bodies = n;
     contact_view_dirty = true;
     if (callback)
-        for (const ContactEvent& e : events) callback(e);
+        for (const ContactEvent& e : state.events) callback(e);
 }
 
 void World::Impl::build_contact_view() const {
@@ -179,20 +184,20 @@ void World::Impl::build_contact_view() const {
         for (const Touch& t : list)
             if (!t.sensor) contact_view.push_back(t.record);
     };
-    add(touches);
-    add(woken_touches);
-    for (const Island& island : islands)
+    add(state.touches);
+    add(state.woken_touches);
+    for (const Island& island : state.islands)
         if (island.alive) add(island.touches);
     // contacts() order: body pairs (by the creation order of a, then b) first, then body-triangle contacts (by a,
     // the mesh's creation order, triangle). Records name live bodies and meshes here (forget_touches drops the
     // others), so their slots hold the sequence numbers.
-    auto created = [&](BodyId id) { return bodies[id.index].sequence; };
+    auto created = [&](BodyId id) { return state.bodies[id.index].sequence; };
     auto contact_less = [&](const ContactRecord& x, const ContactRecord& y) {
         const bool xm = !x.mesh.is_null(), ym = !y.mesh.is_null();
         if (xm != ym) return !xm;
         if (x.a != y.a) return created(x.a) < created(y.a);
         if (!xm) return created(x.b) < created(y.b);
-        if (x.mesh != y.mesh) return meshes[x.mesh.index].sequence < meshes[y.mesh.index].sequence;
+        if (x.mesh != y.mesh) return state.meshes[x.mesh.index].sequence < state.meshes[y.mesh.index].sequence;
         return x.triangle < y.triangle;
     };
     std::stable_sort(contact_view.begin(), contact_view.end(), contact_less);
@@ -204,9 +209,9 @@ void World::Impl::forget_touches(BodyId body, MeshId mesh) {
     auto names = [&](const Touch& t) {
         return (!body.is_null() && (t.record.a == body || t.record.b == body)) || (!mesh.is_null() && t.record.mesh == mesh);
     };
-    std::erase_if(touches, names);
-    std::erase_if(woken_touches, names);
-    for (Island& island : islands) std::erase_if(island.touches, names);
+    std::erase_if(state.touches, names);
+    std::erase_if(state.woken_touches, names);
+    for (Island& island : state.islands) std::erase_if(island.touches, names);
     contact_view_dirty = true;
 }
 

@@ -78,8 +78,8 @@ void draw_aabb(DebugDraw& draw, const Aabb& b, const glm::vec3& color) { draw.bo
 
 void World::debug_draw(DebugDraw& draw, const DebugDrawOptions& options) const {
     const Impl& w = *impl_;
-    for (std::uint32_t slot = 0; slot < w.bodies.size(); ++slot) {
-        const Impl::Body& b = w.bodies[slot];
+    for (std::uint32_t slot = 0; slot < w.state.bodies.size(); ++slot) {
+        const Impl::Body& b = w.state.bodies[slot];
         if (!b.alive) continue;
         if (options.bodies) {
             const glm::vec3 color = b.sensor      ? DebugColors::sensor
@@ -95,18 +95,19 @@ void World::debug_draw(DebugDraw& draw, const DebugDrawOptions& options) const {
     }
     if (options.octree_cells) {
         std::vector<OctreeCell> cells;
-        w.active.cells(cells);
-        w.resting.cells(cells);
+        w.state.active.cells(cells);
+        w.state.resting.cells(cells);
         for (const OctreeCell& c : cells) draw_aabb(draw, c.bound, DebugColors::cell);
     }
     if (options.contacts) {
         for (const ContactRecord& r : contacts()) {
             // A representative point: the feature of a that reaches into b, moved onto b.
-            const Obb a = w.bodies[r.a.index].obb();
+            const Obb a = w.state.bodies[r.a.index].obb();
             const glm::vec3 deepest = support_feature(a, r.contact.normal);
-            const glm::vec3 p = r.mesh.is_null()
-                                    ? closest_on_box(w.bodies[r.b.index].obb(), deepest)
-                                    : closest_on_triangle(w.meshes[r.mesh.index].index.triangle(r.triangle), deepest);
+            const glm::vec3 p =
+                r.mesh.is_null()
+                    ? closest_on_box(w.state.bodies[r.b.index].obb(), deepest)
+                    : closest_on_triangle(w.state.meshes[r.mesh.index].index.triangle(r.triangle), deepest);
             draw.point(p, 0.05f, DebugColors::contact);
             // The normal points from a towards b; draw it as the direction a is pushed out (-normal) from the point.
             draw.line(p, p - r.contact.normal * options.normal_length, DebugColors::contact);
@@ -119,7 +120,7 @@ void World::debug_draw(DebugDraw& draw, const DebugDrawOptions& options) const {
         }
     }
     if (options.meshes) {
-        for (const Impl::Mesh& m : w.meshes) {
+        for (const Impl::Mesh& m : w.state.meshes) {
             if (!m.alive) continue;
             for (const Triangle& t : m.index.triangles()) {
                 draw.line(t.a, t.b, DebugColors::fixed);

@@ -94,12 +94,12 @@ std::optional<std::pair<double, glm::dvec3>> ray_box(const Obb& box, const glm::
 }  // namespace
 
 bool World::Impl::body_visible(std::uint32_t slot, const QueryFilter& filter) const {
-    const Body& b = bodies[slot];
+    const Body& b = state.bodies[slot];
     return filter.bodies && (filter.sensors || !b.sensor) && (b.layer & filter.mask) != 0 && id_of(slot) != filter.ignore;
 }
 
 bool World::Impl::mesh_visible(std::uint32_t mesh, const QueryFilter& filter) const {
-    return filter.meshes && meshes[mesh].alive && (meshes[mesh].layer & filter.mask) != 0;
+    return filter.meshes && state.meshes[mesh].alive && (state.meshes[mesh].layer & filter.mask) != 0;
 }
 
 void World::Impl::raycast(const glm::vec3& origin, const glm::vec3& direction, float max_distance,
@@ -119,9 +119,9 @@ void World::Impl::raycast(const glm::vec3& origin, const glm::vec3& direction, f
         return limit;
     };
     // Meshes first: a level usually ends the ray within a few metres, which bounds the body walk.
-    for (std::uint32_t m = 0; m < meshes.size(); ++m) {
+    for (std::uint32_t m = 0; m < state.meshes.size(); ++m) {
         if (!mesh_visible(m, filter)) continue;
-        meshes[m].index.raycast(origin, unit, limit, [&](const RayHit& h) {
+        state.meshes[m].index.raycast(origin, unit, limit, [&](const RayHit& h) {
             if (!h.front_face && !filter.back_faces) return limit;
             RaycastHit hit;
             hit.mesh = mesh_id_of(m);
@@ -132,11 +132,11 @@ void World::Impl::raycast(const glm::vec3& origin, const glm::vec3& direction, f
             return offer(hit);
         });
     }
-    for (const LooseOctree* tree : {&active, &resting}) {
+    for (const LooseOctree* tree : {&state.active, &state.resting}) {
         tree->raycast(origin, unit, limit, [&](ProxyId proxy, float) {
             const auto slot = static_cast<std::uint32_t>(tree->user_data(proxy));
             if (!body_visible(slot, filter)) return limit;
-            const auto exact = ray_box(bodies[slot].obb(), o, u, static_cast<double>(limit));
+            const auto exact = ray_box(state.bodies[slot].obb(), o, u, static_cast<double>(limit));
             if (!exact) return limit;
             RaycastHit hit;
             hit.body = id_of(slot);
@@ -156,21 +156,22 @@ OverlapResult World::Impl::overlap_box(const Obb& box, const QueryFilter& filter
     OverlapResult result;
     const Aabb bounds = box.aabb();
     std::vector<ProxyId> found;
-    for (const LooseOctree* tree : {&active, &resting}) {
+    for (const LooseOctree* tree : {&state.active, &state.resting}) {
         found.clear();
         tree->query(bounds, found);
         for (ProxyId p : found) {
             const auto slot = static_cast<std::uint32_t>(tree->user_data(p));
-            if (body_visible(slot, filter) && overlap(box, bodies[slot].obb())) result.bodies.push_back(id_of(slot));
+            if (body_visible(slot, filter) && overlap(box, state.bodies[slot].obb()))
+                result.bodies.push_back(id_of(slot));
         }
     }
     std::vector<std::uint32_t> triangles;
-    for (std::uint32_t m = 0; m < meshes.size(); ++m) {
+    for (std::uint32_t m = 0; m < state.meshes.size(); ++m) {
         if (!mesh_visible(m, filter)) continue;
         triangles.clear();
-        meshes[m].index.query(bounds, triangles);
+        state.meshes[m].index.query(bounds, triangles);
         for (std::uint32_t t : triangles)
-            if (overlap(box, meshes[m].index.triangle(t))) result.triangles.push_back({mesh_id_of(m), t});
+            if (overlap(box, state.meshes[m].index.triangle(t))) result.triangles.push_back({mesh_id_of(m), t});
     }
     std::sort(result.bodies.begin(), result.bodies.end());
     std::sort(result.triangles.begin(), result.triangles.end());
@@ -215,13 +216,13 @@ std::optional<BoxSweepHit> World::Impl::sweep_box(const Obb& box, const glm::vec
     };
 
     std::vector<ProxyId> found;
-    for (const LooseOctree* tree : {&active, &resting}) {
+    for (const LooseOctree* tree : {&state.active, &state.resting}) {
         found.clear();
         tree->query(swept, found);
         for (ProxyId p : found) {
             const auto slot = static_cast<std::uint32_t>(tree->user_data(p));
             if (!body_visible(slot, filter)) continue;
-            const std::optional<SweepHit> s = sweep(box, displacement, bodies[slot].obb());
+            const std::optional<SweepHit> s = sweep(box, displacement, state.bodies[slot].obb());
             if (!s) continue;
             BoxSweepHit hit = from_sweep(*s);
             hit.body = id_of(slot);
@@ -229,12 +230,12 @@ std::optional<BoxSweepHit> World::Impl::sweep_box(const Obb& box, const glm::vec
         }
     }
     std::vector<std::uint32_t> triangles;
-    for (std::uint32_t m = 0; m < meshes.size(); ++m) {
+    for (std::uint32_t m = 0; m < state.meshes.size(); ++m) {
         if (!mesh_visible(m, filter)) continue;
         triangles.clear();
-        meshes[m].index.query(swept, triangles);
+        state.meshes[m].index.query(swept, triangles);
         for (std::uint32_t t : triangles) {
-            const Triangle& tri = meshes[m].index.triangle(t);
+            const Triangle& tri = state.meshes[m].index.triangle(t);
             const std::optional<SweepHit> s = sweep(box, displacement, tri);
             if (!s) continue;
             BoxSweepHit hit = from_sweep(*s);

@@ -17,20 +17,20 @@
 namespace tumble {
 
 void World::Impl::sleep_stage() {
-    update_sleep(step_dt, sleep_blocked);
+    update_sleep(scratch.dt, scratch.sleep_blocked);
     // Proxies of the bodies still awake back to their final boxes.
-    for (std::uint32_t k = 0; k < awake_count; ++k) {
-        const Body& b = bodies[awake[k]];
-        if (b.awake) active.update(b.proxy, proxy_box(b));
+    for (std::uint32_t k = 0; k < scratch.awake_count; ++k) {
+        const Body& b = state.bodies[state.awake[k]];
+        if (b.awake) state.active.update(b.proxy, proxy_box(b));
     }
-    stats.sleeping_bodies = sleeping_bodies;
+    stats.sleeping_bodies = state.sleeping_bodies;
 }
 
 void World::Impl::update_sleep(float dt, const std::vector<std::uint8_t>& blocked) {
     const auto n = static_cast<std::uint32_t>(blocked.size());
-    const SleepSettings& sleep = settings.sleep;
+    const SleepSettings& sleep = state.settings.sleep;
     for (std::uint32_t k = 0; k < n; ++k) {
-        Body& b = bodies[awake[k]];
+        Body& b = state.bodies[state.awake[k]];
         if (!b.dynamic() || !b.awake) continue;
         // Quiet while every point stays within the distance a point at the threshold speed covers in the sleep
         // time (Jolt's sleep test, PhysicsSettings::mPointVelocitySleepThreshold over mTimeBeforeSleep): a box that
@@ -56,11 +56,15 @@ void World::Impl::update_sleep(float dt, const std::vector<std::uint8_t>& blocke
         return k;
     };
     auto step_index = [&](std::uint32_t slot) -> std::uint32_t {
-        return solver_stamp[slot] == stamp && solver_index[slot] < n ? solver_index[slot] : kNone;
+        return scratch.solver_stamp[slot] == scratch.stamp && scratch.solver_index[slot] < n
+                   ? scratch.solver_index[slot]
+                   : kNone;
     };
-    for (const SlotPair& pair : near_pairs) {
+    for (const SlotPair& pair : scratch.near_pairs) {
         const std::uint32_t ka = step_index(pair.a), kb = step_index(pair.b);
-        if (ka == kNone || kb == kNone || !bodies[awake[ka]].dynamic() || !bodies[awake[kb]].dynamic()) continue;
+        if (ka == kNone || kb == kNone || !state.bodies[state.awake[ka]].dynamic() ||
+            !state.bodies[state.awake[kb]].dynamic())
+            continue;
         const std::uint32_t ra = find(ka), rb = find(kb);
         if (ra != rb) parent[std::max(ra, rb)] = std::min(ra, rb);  // the smallest index represents the island
     }
@@ -69,7 +73,7 @@ void World::Impl::update_sleep(float dt, const std::vector<std::uint8_t>& blocke
     // Per island: can it sleep? Every member dynamic, still awake, quiet long enough and not blocked.
     std::vector<std::uint8_t> can_sleep(n, 1);
     for (std::uint32_t k = 0; k < n; ++k) {
-        const Body& b = bodies[awake[k]];
+        const Body& b = state.bodies[state.awake[k]];
         if (!b.dynamic() || !b.awake || blocked[k] || b.quiet_time < sleep.time) can_sleep[root[k]] = 0;
     }
     std::vector<std::uint32_t> order;  // members of sleeping islands, grouped by representative, in index order
@@ -83,28 +87,28 @@ void World::Impl::update_sleep(float dt, const std::vector<std::uint8_t>& blocke
         std::size_t last = first;
         while (last < order.size() && root[order[last]] == root[order[first]]) ++last;
         std::uint32_t id;
-        if (!free_islands.empty()) {
-            id = free_islands.back();
-            free_islands.pop_back();
+        if (!state.free_islands.empty()) {
+            id = state.free_islands.back();
+            state.free_islands.pop_back();
         } else {
-            id = static_cast<std::uint32_t>(islands.size());
-            islands.emplace_back();
+            id = static_cast<std::uint32_t>(state.islands.size());
+            state.islands.emplace_back();
         }
-        Island& island = islands[id];
+        Island& island = state.islands[id];
         island.alive = true;
         island.bodies.clear();
         island.touches.clear();
         for (std::size_t m = first; m < last; ++m) {
-            const std::uint32_t slot = awake[order[m]];
-            Body& b = bodies[slot];
+            const std::uint32_t slot = state.awake[order[m]];
+            Body& b = state.bodies[slot];
             island.bodies.push_back(slot);
             b.island = id;
             b.awake = false;
             b.velocity = glm::vec3(0.0f);
             b.angular_velocity = glm::vec3(0.0f);
-            active.remove(b.proxy);
-            b.proxy = resting.insert(proxy_box(b), slot);
-            ++sleeping_bodies;
+            state.active.remove(b.proxy);
+            b.proxy = state.resting.insert(proxy_box(b), slot);
+            ++state.sleeping_bodies;
         }
         fell_asleep.push_back(id);
         first = last;
@@ -112,67 +116,68 @@ void World::Impl::update_sleep(float dt, const std::vector<std::uint8_t>& blocke
 
     // Touches with nobody awake left in them freeze with the island of their sleeping body; their event pairs
     // leave the awake set silently (no end event while asleep).
-    auto asleep_now = [&](BodyId id) { return !id.is_null() && bodies[id.index].sleeping(); };
-    auto awake_now = [&](BodyId id) { return !id.is_null() && bodies[id.index].awake; };
-    for (const Touch& t : touches) {
+    auto asleep_now = [&](BodyId id) { return !id.is_null() && state.bodies[id.index].sleeping(); };
+    auto awake_now = [&](BodyId id) { return !id.is_null() && state.bodies[id.index].awake; };
+    for (const Touch& t : state.touches) {
         if (awake_now(t.record.a) || awake_now(t.record.b)) continue;
         const BodyId sleeper = asleep_now(t.record.a) ? t.record.a : t.record.b;
         if (!asleep_now(sleeper)) continue;
-        const std::uint32_t id = bodies[sleeper.index].island;
-        if (std::find(fell_asleep.begin(), fell_asleep.end(), id) != fell_asleep.end()) islands[id].touches.push_back(t);
+        const std::uint32_t id = state.bodies[sleeper.index].island;
+        if (std::find(fell_asleep.begin(), fell_asleep.end(), id) != fell_asleep.end())
+            state.islands[id].touches.push_back(t);
     }
-    std::erase_if(pair_states, [&](const PairState& s) {
+    std::erase_if(state.event_pairs, [&](const Touch& s) {
         return !awake_now(s.record.a) && !awake_now(s.record.b) && (asleep_now(s.record.a) || asleep_now(s.record.b));
     });
 }
 
 void World::Impl::wake_island(std::uint32_t id) {
-    Island& island = islands[id];
+    Island& island = state.islands[id];
     if (!island.alive) return;
     for (std::uint32_t slot : island.bodies) {
-        Body& b = bodies[slot];
+        Body& b = state.bodies[slot];
         if (!b.alive || b.island != id) continue;
         b.island = kNone;
         b.quiet_time = 0.0f;
-        resting.remove(b.proxy);
+        state.resting.remove(b.proxy);
         b.awake = true;
-        b.proxy = active.insert(proxy_box(b), slot);
-        awake.push_back(slot);
-        --sleeping_bodies;
+        b.proxy = state.active.insert(proxy_box(b), slot);
+        state.awake.push_back(slot);
+        --state.sleeping_bodies;
     }
-    woken_touches.insert(woken_touches.end(), island.touches.begin(), island.touches.end());
+    state.woken_touches.insert(state.woken_touches.end(), island.touches.begin(), island.touches.end());
     island.bodies.clear();
     island.touches.clear();
     island.alive = false;
-    free_islands.push_back(id);
+    state.free_islands.push_back(id);
     contact_view_dirty = true;
 }
 
 void World::Impl::wake_body(std::uint32_t slot) {
-    if (bodies[slot].sleeping()) wake_island(bodies[slot].island);
+    if (state.bodies[slot].sleeping()) wake_island(state.bodies[slot].island);
 }
 
 void World::Impl::wake_near(const Aabb& box) {
-    if (sleeping_bodies == 0) return;
-    query_proxies.clear();
-    resting.query(box, query_proxies);
+    if (state.sleeping_bodies == 0) return;
+    scratch.query_proxies.clear();
+    state.resting.query(box, scratch.query_proxies);
     std::vector<std::uint32_t> sleepers;
-    for (ProxyId p : query_proxies) {
-        const auto slot = static_cast<std::uint32_t>(resting.user_data(p));
-        if (bodies[slot].sleeping()) sleepers.push_back(bodies[slot].island);
+    for (ProxyId p : scratch.query_proxies) {
+        const auto slot = static_cast<std::uint32_t>(state.resting.user_data(p));
+        if (state.bodies[slot].sleeping()) sleepers.push_back(state.bodies[slot].island);
     }
     std::sort(sleepers.begin(), sleepers.end());
     for (std::uint32_t id : sleepers) wake_island(id);
 }
 
 void World::Impl::wake_touching(const MeshIndex& mesh) {
-    if (mesh.size() == 0 || sleeping_bodies == 0) return;
-    query_proxies.clear();
-    resting.query(mesh.bounds(), query_proxies);
+    if (mesh.size() == 0 || state.sleeping_bodies == 0) return;
+    scratch.query_proxies.clear();
+    state.resting.query(mesh.bounds(), scratch.query_proxies);
     std::vector<std::pair<std::uint32_t, Aabb>> sleepers;
-    for (ProxyId p : query_proxies) {
-        const auto slot = static_cast<std::uint32_t>(resting.user_data(p));
-        if (bodies[slot].sleeping()) sleepers.emplace_back(slot, resting.aabb(p));
+    for (ProxyId p : scratch.query_proxies) {
+        const auto slot = static_cast<std::uint32_t>(state.resting.user_data(p));
+        if (state.bodies[slot].sleeping()) sleepers.emplace_back(slot, state.resting.aabb(p));
     }
     std::sort(sleepers.begin(), sleepers.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     std::vector<std::uint32_t> found;
@@ -184,7 +189,7 @@ void World::Impl::wake_touching(const MeshIndex& mesh) {
 }
 
 void World::Impl::wake_everything() {
-    for (std::uint32_t id = 0; id < islands.size(); ++id) wake_island(id);
+    for (std::uint32_t id = 0; id < state.islands.size(); ++id) wake_island(id);
 }
 
 }  // namespace tumble

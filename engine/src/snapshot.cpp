@@ -3,7 +3,8 @@
 // StateRecorder (PhysicsSystem::SaveState, RestoreState): the snapshot holds what changes while the world runs and
 // restores into a world built by the same calls, which is what rollback networking and replays need.
 //
-// What is state (World::Impl, world_impl.hpp), and why the rest is not:
+// What is saved is World::Impl::WorldState (world_impl.hpp), the part of the world that lives from step to step; the
+// functions below see nothing else. Field by field:
 //   settings                 all but `threads` (results do not depend on it; the bytes must not either)
 //   bodies                   per live slot: pose, velocities, the force and torque of the next step, material,
 //                            filter, sleep state (quiet_time, rest pose, island), internal_faces (they follow the
@@ -12,17 +13,15 @@
 //                            creation order, which is what integrate_stage turns any list into.
 //   islands, free_islands    as they are: island ids decide which slot the next island takes
 //   touches, woken_touches,  the contacts() view, the event pairs the next step diffs against, contact_events()
-//   pair_states, events
-//   manifolds                only what narrowphase_stage carries into the next step: the keys of the last step's
-//                            manifolds and, of their points, those that stuck (feature id, friction anchors).
-//                            carry_friction_anchors skips points that did not stick, and a manifold without a stuck
-//                            point carries nothing, so both are left out; the merge-join on sorted keys finds the
-//                            same partners in the shorter list.
-// Not state: the per-step scratch (written by each step before it reads it), the solver's buffers (PositionSolver
-// keeps no state between steps), `stamp` (only compared for equality within a step; this world's value stays, so
-// its solver_stamp entries never match a later stamp by accident), the free slots and next_sequence (the history of
-// creation, which the fingerprint's ids and creation order already pin down for the live bodies), stats, the
-// contact callback, the thread pool.
+//   event_pairs, events
+//   contact_cache            as it is: the keys of the last step's manifolds with a stuck point and those points
+//                            (feature id, friction anchors), what carry_friction_anchors reads.
+//   meshes, free_bodies,     not written: a world built by the same calls has them already, and the fingerprints
+//   free_meshes,             check the live bodies' and meshes' ids, creation order and shapes.
+//   next_sequence
+// Not state, and out of reach here: the step context (World::Impl::StepContext, written by each step before it
+// reads it, including the solver's buffers and `stamp`), the stats, the contact callback, the contacts() view and the
+// thread pool.
 //
 // The octrees are rebuilt from the saved boxes instead of copied: LooseOctree::find_pairs and query return exactly
 // the proxies whose boxes overlap, and the step sorts what they return by creation order, so any octree holding the
@@ -46,6 +45,9 @@ namespace tumble {
 namespace {
 
 using Impl = World::Impl;
+// Everything here reads and writes the persistent part of the world only (World::Impl::WorldState); the step's
+// scratch is not reachable from it.
+using State = Impl::WorldState;
 constexpr std::uint32_t kNone = Impl::kNone;
 
 constexpr std::uint8_t kMagic[8] = {'T', 'M', 'B', 'L', 'S', 'N', 'A', 'P'};
@@ -114,7 +116,7 @@ std::uint8_t kind_bits(const Impl::Body& b) {
 }
 
 // What a body is, as opposed to what it does: fixed from create_body on.
-std::uint64_t body_fingerprint(const Impl& w) {
+std::uint64_t body_fingerprint(const State& w) {
     Fnv1a h;
     for (std::uint32_t slot = 0; slot < w.bodies.size(); ++slot) {
         const Impl::Body& b = w.bodies[slot];
@@ -131,7 +133,7 @@ std::uint64_t body_fingerprint(const Impl& w) {
 }
 
 // Meshes never change after add_mesh.
-std::uint64_t mesh_fingerprint(const Impl& w) {
+std::uint64_t mesh_fingerprint(const State& w) {
     Fnv1a h;
     for (std::uint32_t slot = 0; slot < w.meshes.size(); ++slot) {
         const Impl::Mesh& m = w.meshes[slot];
@@ -149,7 +151,7 @@ std::uint64_t mesh_fingerprint(const Impl& w) {
     return h.value();
 }
 
-std::size_t live_meshes(const Impl& w) {
+std::size_t live_meshes(const State& w) {
     return static_cast<std::size_t>(std::count_if(w.meshes.begin(), w.meshes.end(), [](const Impl::Mesh& m) { return m.alive; }));
 }
 
@@ -190,10 +192,9 @@ public:
         u32(r.triangle);
         contact(r.contact);
     }
-    template <class T>  // Touch, PairState: the record and the sensor flag
-    void touches(const std::vector<T>& list) {
+    void touches(const std::vector<Impl::Touch>& list) {  // the record and the sensor flag
         count(list.size());
-        for (const T& t : list) record(t.record), flag(t.sensor);
+        for (const Impl::Touch& t : list) record(t.record), flag(t.sensor);
     }
     void patch_u64(std::size_t at, std::uint64_t v) {
         for (int i = 0; i < 8; ++i) out_[at + static_cast<std::size_t>(i)] = static_cast<std::byte>(v >> (8 * i));
@@ -275,10 +276,9 @@ public:
         r.contact = contact(what);
         return r;
     }
-    template <class T>
-    std::vector<T> touches(const char* what) {
-        std::vector<T> list(count(what, kTouchBytes));
-        for (T& t : list) {
+    std::vector<Impl::Touch> touches(const char* what) {
+        std::vector<Impl::Touch> list(count(what, kTouchBytes));
+        for (Impl::Touch& t : list) {
             t.record = record(what);
             t.sensor = flag(what);
         }
@@ -317,11 +317,9 @@ struct Decoded {
     std::vector<Impl::Island> islands;
     std::vector<std::uint32_t> free_islands;
     std::vector<Impl::Touch> touches, woken_touches;
-    std::vector<Impl::PairState> pair_states;
+    std::vector<Impl::Touch> event_pairs;
     std::vector<ContactEvent> events;
-    std::vector<Impl::ManifoldKey> manifold_keys;
-    std::vector<ContactManifold> manifolds;  // only count and, per point, id, stuck and the friction anchors
-    std::size_t manifold_pairs = 0;
+    Impl::ContactCache contact_cache;
 };
 
 void write_settings(Writer& o, const WorldSettings& s) {
@@ -352,7 +350,7 @@ WorldSettings read_settings(Reader& in) {
     return s;
 }
 
-void write_body(Writer& o, const Impl& w, std::uint32_t slot) {
+void write_body(Writer& o, const State& w, std::uint32_t slot) {
     const Impl::Body& b = w.bodies[slot];
     o.u32(slot);
     o.u32(b.generation);
@@ -418,14 +416,14 @@ Decoded decode(Reader& in, std::size_t body_count) {
         island.alive = in.flag("an island's alive flag");
         island.bodies.resize(in.count("an island's bodies", 4));
         for (std::uint32_t& slot : island.bodies) slot = in.u32("an island's body");
-        island.touches = in.touches<Impl::Touch>("an island's contacts");
+        island.touches = in.touches("an island's contacts");
     }
     d.free_islands.resize(in.count("free islands", 4));
     for (std::uint32_t& id : d.free_islands) id = in.u32("a free island");
 
-    d.touches = in.touches<Impl::Touch>("contacts");
-    d.woken_touches = in.touches<Impl::Touch>("contacts of woken islands");
-    d.pair_states = in.touches<Impl::PairState>("event pairs");
+    d.touches = in.touches("contacts");
+    d.woken_touches = in.touches("contacts of woken islands");
+    d.event_pairs = in.touches("event pairs");
     d.events.resize(in.count("contact events", kEventBytes));
     for (ContactEvent& e : d.events) {
         const std::size_t at = in.position();
@@ -442,30 +440,30 @@ Decoded decode(Reader& in, std::size_t body_count) {
         e.sensor = in.flag("a contact event's sensor flag");
     }
 
+    Impl::ContactCache& cache = d.contact_cache;
     const std::size_t manifolds = in.count("carried manifolds", kManifoldBytes);
-    d.manifold_pairs = in.u32("carried body-pair manifolds");
-    if (d.manifold_pairs > manifolds)
-        fail("malformed payload: " + std::to_string(d.manifold_pairs) + " of " + std::to_string(manifolds) +
+    cache.pairs = in.u32("carried body-pair manifolds");
+    if (cache.pairs > manifolds)
+        fail("malformed payload: " + std::to_string(cache.pairs) + " of " + std::to_string(manifolds) +
              " carried manifolds are body pairs");
-    d.manifolds.resize(manifolds);
-    d.manifold_keys.resize(manifolds);
+    cache.manifolds.resize(manifolds);
+    cache.keys.resize(manifolds);
     for (std::size_t i = 0; i < manifolds; ++i) {
-        Impl::ManifoldKey& key = d.manifold_keys[i];
+        Impl::ManifoldKey& key = cache.keys[i];
         key.a = in.u64("a carried manifold's key");
         key.b = in.u64("a carried manifold's key");
         key.triangle = in.u32("a carried manifold's key");
-        ContactManifold& m = d.manifolds[i];
+        Impl::CarriedManifold& m = cache.manifolds[i];
         const std::size_t at = in.position();
         m.count = in.u8("a carried manifold's point count");
         if (m.count < 1 || m.count > 4)
             fail("byte " + std::to_string(at) + ": a carried manifold has " + std::to_string(m.count) +
                  " points (1..4)");
         for (int p = 0; p < m.count; ++p) {
-            ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
+            Impl::CarriedPoint& cp = m.points[static_cast<std::size_t>(p)];
             cp.id = in.u32("a carried point's feature id");
             cp.friction_anchor_a = in.vec3("a carried point's friction anchor");
             cp.friction_anchor_b = in.vec3("a carried point's friction anchor");
-            cp.stuck = true;
         }
     }
     if (in.remaining() != 0)
@@ -476,7 +474,7 @@ Decoded decode(Reader& in, std::size_t body_count) {
 
 // The decoded state against the world it is to go into: the same live bodies, values the world can hold, islands
 // and contacts that name what exists.
-void check_against(const Impl& w, Decoded& d) {
+void check_against(const State& w, Decoded& d) {
     // Settings: as WorldSettings are checked everywhere, with this world's thread count.
     d.settings.threads = w.settings.threads;
     try {
@@ -545,8 +543,8 @@ void check_against(const Impl& w, Decoded& d) {
     check_touches(d.touches, "contact");
     check_touches(d.woken_touches, "woken contact");
     // Event pairs may name a body destroyed since (its end event comes at the next step), but the step reads the slot.
-    for (std::size_t i = 0; i < d.pair_states.size(); ++i) {
-        const ContactRecord& r = d.pair_states[i].record;
+    for (std::size_t i = 0; i < d.event_pairs.size(); ++i) {
+        const ContactRecord& r = d.event_pairs[i].record;
         if (r.a.is_null() || r.a.index >= w.bodies.size() || (!r.b.is_null() && r.b.index >= w.bodies.size()))
             fail("event pair " + std::to_string(i) + " names body slots beyond this world's " +
                  std::to_string(w.bodies.size()));
@@ -587,9 +585,9 @@ void check_against(const Impl& w, Decoded& d) {
     if (d.free_islands.size() != dead)
         fail(std::to_string(dead) + " islands are free, the free list has " + std::to_string(d.free_islands.size()));
 
-    for (std::size_t i = 0; i < d.manifolds.size(); ++i)
-        for (int p = 0; p < d.manifolds[i].count; ++p) {
-            const ContactPoint& cp = d.manifolds[i].points[static_cast<std::size_t>(p)];
+    for (std::size_t i = 0; i < d.contact_cache.manifolds.size(); ++i)
+        for (int p = 0; p < d.contact_cache.manifolds[i].count; ++p) {
+            const Impl::CarriedPoint& cp = d.contact_cache.manifolds[i].points[static_cast<std::size_t>(p)];
             if (!finite(cp.friction_anchor_a) || !finite(cp.friction_anchor_b))
                 fail("carried manifold " + std::to_string(i) + ": a friction anchor is not finite");
         }
@@ -604,13 +602,13 @@ std::uint64_t World::Impl::mesh_geometry_hash(const std::vector<Triangle>& trian
 }
 
 std::vector<std::byte> World::save_state() const {
-    const Impl& w = *impl_;
-    std::size_t touches = w.touches.size() + w.woken_touches.size() + w.pair_states.size();
+    const State& w = impl_->state;
+    std::size_t touches = w.touches.size() + w.woken_touches.size() + w.event_pairs.size();
     for (const Impl::Island& island : w.islands) touches += island.touches.size();
     std::vector<std::byte> out;
     out.reserve(kHeaderSize + 64 + kBodyBytes * w.live_bodies + kTouchBytes * touches + kEventBytes * w.events.size() +
                 (kIslandBytes + 4) * w.islands.size() + 4 * w.sleeping_bodies +
-                (kManifoldBytes + 4 * kPointBytes) * w.manifolds.size());
+                (kManifoldBytes + 4 * kPointBytes) * w.contact_cache.manifolds.size());
     Writer o(out);
 
     for (std::uint8_t c : kMagic) o.u8(c);
@@ -636,7 +634,7 @@ std::vector<std::byte> World::save_state() const {
     for (std::uint32_t id : w.free_islands) o.u32(id);
     o.touches(w.touches);
     o.touches(w.woken_touches);
-    o.touches(w.pair_states);
+    o.touches(w.event_pairs);
     o.count(w.events.size());
     for (const ContactEvent& e : w.events) {
         o.u8(static_cast<std::uint8_t>(e.type));
@@ -645,27 +643,17 @@ std::vector<std::byte> World::save_state() const {
     }
 
     // The friction anchors the next step carries over: manifolds with a stuck point, and only those points.
-    auto stuck_points = [](const ContactManifold& m) {
-        int n = 0;
-        for (int p = 0; p < m.count; ++p) n += m.points[static_cast<std::size_t>(p)].stuck ? 1 : 0;
-        return n;
-    };
-    std::size_t carried = 0, carried_pairs = 0;
-    for (std::size_t i = 0; i < w.manifolds.size(); ++i)
-        if (stuck_points(w.manifolds[i]) > 0) ++carried, carried_pairs += i < w.manifold_pairs ? 1 : 0;
-    o.count(carried);
-    o.count(carried_pairs);
-    for (std::size_t i = 0; i < w.manifolds.size(); ++i) {
-        const ContactManifold& m = w.manifolds[i];
-        const int n = stuck_points(m);
-        if (n == 0) continue;
-        o.u64(w.manifold_keys[i].a);
-        o.u64(w.manifold_keys[i].b);
-        o.u32(w.manifold_keys[i].triangle);
-        o.u8(static_cast<std::uint8_t>(n));
+    const Impl::ContactCache& cache = w.contact_cache;
+    o.count(cache.manifolds.size());
+    o.count(cache.pairs);
+    for (std::size_t i = 0; i < cache.manifolds.size(); ++i) {
+        const Impl::CarriedManifold& m = cache.manifolds[i];
+        o.u64(cache.keys[i].a);
+        o.u64(cache.keys[i].b);
+        o.u32(cache.keys[i].triangle);
+        o.u8(static_cast<std::uint8_t>(m.count));
         for (int p = 0; p < m.count; ++p) {
-            const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
-            if (!cp.stuck) continue;
+            const Impl::CarriedPoint& cp = m.points[static_cast<std::size_t>(p)];
             o.u32(cp.id);
             o.vec3(cp.friction_anchor_a);
             o.vec3(cp.friction_anchor_b);
@@ -678,7 +666,7 @@ std::vector<std::byte> World::save_state() const {
 }
 
 void World::restore_state(std::span<const std::byte> bytes) {
-    Impl& w = *impl_;
+    State& w = impl_->state;
     const std::size_t size = bytes.size();
     auto truncated = [&](const std::string& why) {
         fail("truncated at byte " + std::to_string(size) + " (" + why + ")");
@@ -724,7 +712,7 @@ void World::restore_state(std::span<const std::byte> bytes) {
         std::size_t i = 0;
         for (std::uint32_t slot = 0; slot < w.bodies.size(); ++slot) {
             if (!w.bodies[slot].alive) continue;
-            const BodyId here = w.id_of(slot), saved = d.bodies[i].id;
+            const BodyId here{slot, w.bodies[slot].generation}, saved = d.bodies[i].id;
             if (here != saved)
                 fail("the snapshot's body " + std::to_string(i) + " is " + describe(saved) + ", this world's is " +
                      describe(here) + " (the worlds were not built by the same calls)");
@@ -785,12 +773,12 @@ void World::restore_state(std::span<const std::byte> bytes) {
     w.sleeping_bodies = sleeping;
     w.touches.swap(d.touches);
     w.woken_touches.swap(d.woken_touches);
-    w.pair_states.swap(d.pair_states);
+    w.event_pairs.swap(d.event_pairs);
     w.events.swap(d.events);
-    w.manifolds.swap(d.manifolds);
-    w.manifold_keys.swap(d.manifold_keys);
-    w.manifold_pairs = d.manifold_pairs;
-    w.contact_view_dirty = true;
+    w.contact_cache.keys.swap(d.contact_cache.keys);
+    w.contact_cache.manifolds.swap(d.contact_cache.manifolds);
+    w.contact_cache.pairs = d.contact_cache.pairs;
+    impl_->contact_view_dirty = true;
 }
 
 }  // namespace tumble

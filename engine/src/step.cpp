@@ -1,4 +1,4 @@
-// World::step: the step as named stages over the step context (the per-step scratch in World::Impl). The report and
+// World::step: the step as named stages over the step context (World::Impl::StepContext, `scratch`). The report and
 // sleep stages are in contacts.cpp and sleep.cpp; docs/architecture.md describes each stage and its equations.
 
 #include <algorithm>
@@ -39,7 +39,7 @@ constexpr std::size_t kCandidateGrain = 128;
 }  // namespace
 
 void World::Impl::step(float dt) {
-    step_dt = dt;
+    scratch.dt = dt;
     stats = {};
     timed(stats.step_ms, [&] {
         timed(stats.integrate_ms, [&] { integrate_stage(); });
@@ -56,41 +56,43 @@ void World::Impl::step(float dt) {
 // have), each awake body's solver state, and its predicted motion over the step: the broadphase box and the
 // speculative margin must cover it.
 void World::Impl::integrate_stage() {
-    ++stamp;
-    std::erase_if(awake, [&](std::uint32_t slot) { return !bodies[slot].alive || !bodies[slot].awake; });
+    ++scratch.stamp;
+    std::erase_if(state.awake,
+                  [&](std::uint32_t slot) { return !state.bodies[slot].alive || !state.bodies[slot].awake; });
     // The list is last step's sorted list (minus the bodies that fell asleep) followed by the bodies woken since:
     // sorting only that tail and merging costs far less than sorting it all, with the same result.
     const auto by_sequence = [&](std::uint32_t x, std::uint32_t y) { return created_before(x, y); };
-    const auto unsorted = std::is_sorted_until(awake.begin(), awake.end(), by_sequence);
-    if (unsorted != awake.end()) {
-        std::sort(unsorted, awake.end(), by_sequence);
-        awake_merge.resize(awake.size());
-        std::merge(awake.begin(), unsorted, unsorted, awake.end(), awake_merge.begin(), by_sequence);
-        awake.swap(awake_merge);
+    const auto unsorted = std::is_sorted_until(state.awake.begin(), state.awake.end(), by_sequence);
+    if (unsorted != state.awake.end()) {
+        std::sort(unsorted, state.awake.end(), by_sequence);
+        scratch.awake_merge.resize(state.awake.size());
+        std::merge(state.awake.begin(), unsorted, unsorted, state.awake.end(), scratch.awake_merge.begin(),
+                   by_sequence);
+        state.awake.swap(scratch.awake_merge);
     }
-    awake.erase(std::unique(awake.begin(), awake.end()), awake.end());
-    const auto n = static_cast<std::uint32_t>(awake.size());
-    awake_count = n;
+    state.awake.erase(std::unique(state.awake.begin(), state.awake.end()), state.awake.end());
+    const auto n = static_cast<std::uint32_t>(state.awake.size());
+    scratch.awake_count = n;
 
-    const float dt = step_dt;
-    solver_bodies.resize(n);
-    solver_slot.assign(awake.begin(), awake.end());
-    start_position.resize(n);
-    start_box.resize(n);
-    end_box.resize(n);
-    end_orientation.resize(n);
+    const float dt = scratch.dt;
+    scratch.solver_bodies.resize(n);
+    scratch.solver_slot.assign(state.awake.begin(), state.awake.end());
+    scratch.start_position.resize(n);
+    scratch.start_box.resize(n);
+    scratch.end_box.resize(n);
+    scratch.end_orientation.resize(n);
     for (std::uint32_t k = 0; k < n; ++k) {
-        const Body& b = bodies[awake[k]];
-        SolverBody& s = solver_bodies[k];
+        const Body& b = state.bodies[state.awake[k]];
+        SolverBody& s = scratch.solver_bodies[k];
         s = solver_body_of(b);
-        start_position[k] = b.position;
-        start_box[k] = b.obb();
+        scratch.start_position[k] = b.position;
+        scratch.start_box[k] = b.obb();
         // Predicted motion: x + v dt + a dt^2 bounds the substeps' semi-implicit Euler path (which ends at
         // x + v dt + a dt^2 (n + 1) / 2n); the rotation by (|w| + |I^-1 tau| dt) dt.
         glm::vec3 displacement = s.velocity * dt;
         float angle = glm::length(s.angular_velocity) * dt;
         if (s.motion == Motion::dynamic) {
-            displacement += (settings.gravity + s.force * s.inverse_mass) * (dt * dt);
+            displacement += (state.settings.gravity + s.force * s.inverse_mass) * (dt * dt);
             const float spin_up = std::max({s.inverse_inertia.x, s.inverse_inertia.y, s.inverse_inertia.z}) *
                                   glm::length(s.torque) * dt;
             angle += spin_up * dt;
@@ -99,10 +101,10 @@ void World::Impl::integrate_stage() {
         if (glm::length(s.angular_velocity) > 0.0f && angle > 0.0f)
             turned = glm::normalize(glm::angleAxis(std::min(angle, 3.14159265f), glm::normalize(s.angular_velocity)) *
                                     b.orientation);
-        end_box[k] = {b.position + displacement, glm::mat3_cast(turned), b.half_extents};
-        end_orientation[k] = turned;
-        solver_stamp[awake[k]] = stamp;
-        solver_index[awake[k]] = k;
+        scratch.end_box[k] = {b.position + displacement, glm::mat3_cast(turned), b.half_extents};
+        scratch.end_orientation[k] = turned;
+        scratch.solver_stamp[state.awake[k]] = scratch.stamp;
+        scratch.solver_index[state.awake[k]] = k;
     }
 }
 
@@ -111,23 +113,27 @@ void World::Impl::integrate_stage() {
 // querying the resting octree, and each awake dynamic body queries every mesh's BVH. Layers and sensors are sorted
 // out here, before the narrowphase.
 void World::Impl::broadphase_stage() {
-    const auto n = static_cast<std::uint32_t>(awake_count);
-    const float dt = step_dt;
+    const auto n = static_cast<std::uint32_t>(scratch.awake_count);
+    const float dt = scratch.dt;
     for (std::uint32_t k = 0; k < n; ++k) {
-        const SolverBody& s = solver_bodies[k];
-        const float radius = glm::length(start_box[k].half_extents);
+        const SolverBody& s = scratch.solver_bodies[k];
+        const float radius = glm::length(scratch.start_box[k].half_extents);
         const float angle = glm::length(s.angular_velocity) * dt;
         float bulge = radius * std::min(angle * angle / 8.0f, 1.0f);  // arc beyond its chord, r (1 - cos(a / 2))
-        if (s.motion == Motion::dynamic) bulge += glm::length(settings.gravity + s.force * s.inverse_mass) * dt * dt / 8.0f;
-        active.update(bodies[awake[k]].proxy,
-                      start_box[k].aabb().merged(end_box[k].aabb()).expanded(settings.broadphase_margin + bulge));
+        if (s.motion == Motion::dynamic)
+            bulge += glm::length(state.settings.gravity + s.force * s.inverse_mass) * dt * dt / 8.0f;
+        state.active.update(state.bodies[state.awake[k]].proxy,
+                            scratch.start_box[k]
+                                .aabb()
+                                .merged(scratch.end_box[k].aabb())
+                                .expanded(state.settings.broadphase_margin + bulge));
     }
-    candidate_pairs.clear();
-    sensor_pairs.clear();
+    scratch.candidate_pairs.clear();
+    scratch.sensor_pairs.clear();
     auto consider = [&](std::uint32_t x, std::uint32_t y, std::vector<SlotPair>& candidates,
                         std::vector<SlotPair>& sensors) {
-        const Body& bx = bodies[x];
-        const Body& by = bodies[y];
+        const Body& bx = state.bodies[x];
+        const Body& by = state.bodies[y];
         if (!layers_collide(bx.layer, bx.mask, by.layer, by.mask)) return;
         const SlotPair pair = created_before(x, y) ? SlotPair{x, y} : SlotPair{y, x};
         if (bx.sensor || by.sensor) {
@@ -142,69 +148,76 @@ void World::Impl::broadphase_stage() {
         candidates.push_back(pair);
     };
     Parallel& par = parallel();
-    proxy_pairs.clear();
-    active.find_pairs(proxy_pairs, par);
-    for (const ProxyPair& p : proxy_pairs)
-        consider(static_cast<std::uint32_t>(active.user_data(p.a)), static_cast<std::uint32_t>(active.user_data(p.b)),
-                 candidate_pairs, sensor_pairs);
+    scratch.proxy_pairs.clear();
+    state.active.find_pairs(scratch.proxy_pairs, par);
+    for (const ProxyPair& p : scratch.proxy_pairs)
+        consider(static_cast<std::uint32_t>(state.active.user_data(p.a)),
+                 static_cast<std::uint32_t>(state.active.user_data(p.b)), scratch.candidate_pairs,
+                 scratch.sensor_pairs);
     // Pairs with resting bodies: one query per awake body, in chunks whose results are appended in chunk order.
     const std::size_t chunks = chunk_count(n, kBodyGrain);
-    if (chunk_scratch.size() < chunks) chunk_scratch.resize(chunks);
+    if (scratch.chunk_scratch.size() < chunks) scratch.chunk_scratch.resize(chunks);
     par.for_each_chunk(n, kBodyGrain, [&](std::size_t begin, std::size_t end) {
-        ChunkScratch& c = chunk_scratch[begin / kBodyGrain];
+        StepContext::ChunkScratch& c = scratch.chunk_scratch[begin / kBodyGrain];
         c.candidates.clear();
         c.sensors.clear();
         for (std::size_t k = begin; k < end; ++k) {
             c.proxies.clear();
-            resting.query(active.aabb(bodies[awake[k]].proxy), c.proxies);
+            state.resting.query(state.active.aabb(state.bodies[state.awake[k]].proxy), c.proxies);
             for (ProxyId p : c.proxies)
-                consider(awake[k], static_cast<std::uint32_t>(resting.user_data(p)), c.candidates, c.sensors);
+                consider(state.awake[k], static_cast<std::uint32_t>(state.resting.user_data(p)), c.candidates,
+                         c.sensors);
         }
     });
     for (std::size_t c = 0; c < chunks; ++c) {
-        candidate_pairs.insert(candidate_pairs.end(), chunk_scratch[c].candidates.begin(), chunk_scratch[c].candidates.end());
-        sensor_pairs.insert(sensor_pairs.end(), chunk_scratch[c].sensors.begin(), chunk_scratch[c].sensors.end());
+        scratch.candidate_pairs.insert(scratch.candidate_pairs.end(), scratch.chunk_scratch[c].candidates.begin(),
+                                       scratch.chunk_scratch[c].candidates.end());
+        scratch.sensor_pairs.insert(scratch.sensor_pairs.end(), scratch.chunk_scratch[c].sensors.begin(),
+                                    scratch.chunk_scratch[c].sensors.end());
     }
     // Deterministic processing order, independent of the octrees' internal layout and of which slots earlier
     // destroy_body calls freed: pairs are sorted by the creation sequence of their bodies, not by slot.
     auto by_creation = [&](const SlotPair& x, const SlotPair& y) {
         return x.a != y.a ? created_before(x.a, y.a) : created_before(x.b, y.b);
     };
-    std::sort(candidate_pairs.begin(), candidate_pairs.end(), by_creation);
-    std::sort(sensor_pairs.begin(), sensor_pairs.end(), by_creation);
-    mesh_order.clear();
-    for (std::uint32_t m = 0; m < meshes.size(); ++m)
-        if (meshes[m].alive) mesh_order.push_back(m);
-    std::sort(mesh_order.begin(), mesh_order.end(),
-              [&](std::uint32_t x, std::uint32_t y) { return meshes[x].sequence < meshes[y].sequence; });
-    body_pairs.clear();
-    for (const SlotPair& p : candidate_pairs) body_pairs.push_back({solver_index_of(p.a), solver_index_of(p.b)});
+    std::sort(scratch.candidate_pairs.begin(), scratch.candidate_pairs.end(), by_creation);
+    std::sort(scratch.sensor_pairs.begin(), scratch.sensor_pairs.end(), by_creation);
+    scratch.mesh_order.clear();
+    for (std::uint32_t m = 0; m < state.meshes.size(); ++m)
+        if (state.meshes[m].alive) scratch.mesh_order.push_back(m);
+    std::sort(scratch.mesh_order.begin(), scratch.mesh_order.end(),
+              [&](std::uint32_t x, std::uint32_t y) { return state.meshes[x].sequence < state.meshes[y].sequence; });
+    scratch.body_pairs.clear();
+    for (const SlotPair& p : scratch.candidate_pairs)
+        scratch.body_pairs.push_back({solver_index_of(p.a), solver_index_of(p.b)});
 
     // Mesh candidates: each awake dynamic body queries every mesh's BVH, in chunks appended in chunk order.
     par.for_each_chunk(n, kBodyGrain, [&](std::size_t begin, std::size_t end) {
-        ChunkScratch& c = chunk_scratch[begin / kBodyGrain];
+        StepContext::ChunkScratch& c = scratch.chunk_scratch[begin / kBodyGrain];
         c.triangles.clear();
         for (std::size_t k = begin; k < end; ++k) {
-            const Body& b = bodies[awake[k]];
+            const Body& b = state.bodies[state.awake[k]];
             if (!b.dynamic() || b.sensor) continue;
-            const Aabb box = active.aabb(b.proxy);
-            for (std::uint32_t m : mesh_order) {
-                if (!layers_collide(b.layer, b.mask, meshes[m].layer, meshes[m].mask)) continue;
+            const Aabb box = state.active.aabb(b.proxy);
+            for (std::uint32_t m : scratch.mesh_order) {
+                if (!layers_collide(b.layer, b.mask, state.meshes[m].layer, state.meshes[m].mask)) continue;
                 c.found.clear();
-                meshes[m].index.query(box, c.found);
+                state.meshes[m].index.query(box, c.found);
                 std::sort(c.found.begin(), c.found.end());
                 for (std::uint32_t t : c.found)
-                    c.triangles.push_back({static_cast<std::uint32_t>(k), m, t, meshes[m].index.triangle(t),
-                                           settings.active_edges_only ? meshes[m].active_edges[t] : kAllEdgesActive});
+                    c.triangles.push_back(
+                        {static_cast<std::uint32_t>(k), m, t, state.meshes[m].index.triangle(t),
+                         state.settings.active_edges_only ? state.meshes[m].active_edges[t] : kAllEdgesActive});
             }
         }
     });
-    triangle_candidates.clear();
+    scratch.triangle_candidates.clear();
     for (std::size_t c = 0; c < chunks; ++c)
-        triangle_candidates.insert(triangle_candidates.end(), chunk_scratch[c].triangles.begin(),
-                                   chunk_scratch[c].triangles.end());
-    stats.body_pairs = body_pairs.size();
-    stats.triangle_pairs = triangle_candidates.size();
+        scratch.triangle_candidates.insert(scratch.triangle_candidates.end(),
+                                           scratch.chunk_scratch[c].triangles.begin(),
+                                           scratch.chunk_scratch[c].triangles.end());
+    stats.body_pairs = scratch.body_pairs.size();
+    stats.triangle_pairs = scratch.triangle_candidates.size();
 }
 
 ContactManifold World::Impl::to_solver(const Manifold& m, std::uint32_t a, std::uint32_t b, float friction,
@@ -225,8 +238,8 @@ ContactManifold World::Impl::to_solver(const Manifold& m, std::uint32_t a, std::
         x = glm::vec3(0.0f);
         q = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
         if (i == kStaticGeometry) return;
-        x = solver_bodies[i].position;
-        q = solver_bodies[i].orientation;
+        x = scratch.solver_bodies[i].position;
+        q = scratch.solver_bodies[i].orientation;
     };
     glm::vec3 xa, xb;
     glm::quat qa, qb;
@@ -262,110 +275,106 @@ ContactManifold World::Impl::to_solver(const Manifold& m, std::uint32_t a, std::
 // a fast CCD body with static geometry are taken at the time of impact of its motion instead (ccd.cpp). Candidates
 // run in chunks on several threads; the manifolds are gathered in candidate order.
 void World::Impl::narrowphase_stage() {
-    previous_manifolds.resize(manifolds.size());
-    for (std::size_t i = 0; i < manifolds.size(); ++i) {
-        const ContactManifold& m = manifolds[i];
-        CarriedManifold& c = previous_manifolds[i];
-        c.count = m.count;
-        for (int p = 0; p < m.count; ++p) {
-            const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
-            c.points[static_cast<std::size_t>(p)] = {cp.id, cp.stuck ? 1u : 0u, cp.friction_anchor_a, cp.friction_anchor_b};
-        }
-    }
-    previous_keys.swap(manifold_keys);
-    previous_pairs = manifold_pairs;
-    const std::size_t pairs = body_pairs.size(), total = pairs + triangle_candidates.size();
+    const std::size_t pairs = scratch.body_pairs.size(), total = pairs + scratch.triangle_candidates.size();
     // Candidate k writes manifolds[k] (candidate_found[k] = 1 when it has one); the list is compacted in place below, so the
     // step holds one buffer of manifolds, not a second one per candidate.
-    manifolds.resize(total);
-    candidate_found.assign(total, 0);
-    candidate_toi.assign(total, 2.0f);
+    scratch.manifolds.resize(total);
+    scratch.candidate_found.assign(total, 0);
+    scratch.candidate_toi.assign(total, 2.0f);
     std::size_t sweeps = 0;
-    for (std::uint32_t k = 0; k < awake_count; ++k) sweeps += swept_for_ccd(k) ? 1 : 0;
+    for (std::uint32_t k = 0; k < scratch.awake_count; ++k) sweeps += swept_for_ccd(k) ? 1 : 0;
     // How far a body's points can move in the step (resting bodies: 0), for the speculative margin of body pairs.
     auto margin_of = [&](std::uint32_t k) {
-        const float radius = glm::length(start_box[k].half_extents);
-        const glm::vec3 moved = end_box[k].center - start_box[k].center;
-        const glm::quat turn = end_orientation[k] * glm::conjugate(solver_bodies[k].orientation);
+        const float radius = glm::length(scratch.start_box[k].half_extents);
+        const glm::vec3 moved = scratch.end_box[k].center - scratch.start_box[k].center;
+        const glm::quat turn = scratch.end_orientation[k] * glm::conjugate(scratch.solver_bodies[k].orientation);
         const float angle = 2.0f * std::acos(std::min(1.0f, std::abs(turn.w)));
-        return 0.5f * settings.broadphase_margin + glm::length(moved) + radius * std::min(angle, 2.0f);
+        return 0.5f * state.settings.broadphase_margin + glm::length(moved) + radius * std::min(angle, 2.0f);
     };
     stats.ccd_sweeps = sweeps;
     parallel().for_each_chunk(total, kCandidateGrain, [&](std::size_t begin, std::size_t end) {
         for (std::size_t k = begin; k < end; ++k) {
-            ContactManifold& out = manifolds[k];
+            ContactManifold& out = scratch.manifolds[k];
             if (k < pairs) {
-                const BodyPair& p = body_pairs[k];
-                const Body& A = bodies[solver_slot[p.a]];
-                const Body& B = bodies[solver_slot[p.b]];
-                const FaceFlags fa = settings.active_edges_only ? A.internal_faces : FaceFlags{0};
-                const FaceFlags fb = settings.active_edges_only ? B.internal_faces : FaceFlags{0};
+                const BodyPair& p = scratch.body_pairs[k];
+                const Body& A = state.bodies[scratch.solver_slot[p.a]];
+                const Body& B = state.bodies[scratch.solver_slot[p.b]];
+                const FaceFlags fa = state.settings.active_edges_only ? A.internal_faces : FaceFlags{0};
+                const FaceFlags fb = state.settings.active_edges_only ? B.internal_faces : FaceFlags{0};
                 std::optional<Manifold> m;
-                if (solver_bodies[p.b].motion == Motion::fixed && swept_for_ccd(p.a))
-                    m = impact_manifold(p.a, start_box[p.b], candidate_toi[k]);
-                else if (solver_bodies[p.a].motion == Motion::fixed && swept_for_ccd(p.b))
-                    if ((m = impact_manifold(p.b, start_box[p.a], candidate_toi[k]))) m = reversed(*m);
-                if (!m) m = box_manifold(start_box[p.a], fa, start_box[p.b], fb, margin_of(p.a) + margin_of(p.b));
+                if (scratch.solver_bodies[p.b].motion == Motion::fixed && swept_for_ccd(p.a))
+                    m = impact_manifold(p.a, scratch.start_box[p.b], scratch.candidate_toi[k]);
+                else if (scratch.solver_bodies[p.a].motion == Motion::fixed && swept_for_ccd(p.b))
+                    if ((m = impact_manifold(p.b, scratch.start_box[p.a], scratch.candidate_toi[k]))) m = reversed(*m);
+                if (!m)
+                    m = box_manifold(scratch.start_box[p.a], fa, scratch.start_box[p.b], fb,
+                                     margin_of(p.a) + margin_of(p.b));
                 if (m) {
                     out = to_solver(*m, p.a, p.b, combined_friction(A.friction, B.friction),
                                     combined_restitution(A.restitution, B.restitution));
-                    out.impact = candidate_toi[k] <= 1.0f;
-                    candidate_found[k] = 1;
+                    out.impact = scratch.candidate_toi[k] <= 1.0f;
+                    scratch.candidate_found[k] = 1;
                 }
             } else {
-                const TriangleCandidate& t = triangle_candidates[k - pairs];
-                const Body& A = bodies[solver_slot[t.body]];
-                const MeshMaterial& material = meshes[t.mesh].material;
+                const TriangleCandidate& t = scratch.triangle_candidates[k - pairs];
+                const Body& A = state.bodies[scratch.solver_slot[t.body]];
+                const MeshMaterial& material = state.meshes[t.mesh].material;
                 std::optional<Manifold> m;
-                if (swept_for_ccd(t.body)) m = impact_manifold(t.body, t.shape, t.active_edges, candidate_toi[k]);
-                if (!m) m = mesh_manifold(start_box[t.body], t.shape, start_box[t.body].center, t.active_edges, margin_of(t.body));
+                if (swept_for_ccd(t.body))
+                    m = impact_manifold(t.body, t.shape, t.active_edges, scratch.candidate_toi[k]);
+                if (!m)
+                    m = mesh_manifold(scratch.start_box[t.body], t.shape, scratch.start_box[t.body].center,
+                                      t.active_edges, margin_of(t.body));
                 if (m) {
                     out = to_solver(*m, t.body, kStaticGeometry, combined_friction(A.friction, material.friction),
                                     combined_restitution(A.restitution, material.restitution));
-                    out.impact = candidate_toi[k] <= 1.0f;
-                    candidate_found[k] = 1;
+                    out.impact = scratch.candidate_toi[k] <= 1.0f;
+                    scratch.candidate_found[k] = 1;
                 }
             }
         }
     });
-    manifold_keys.clear();
-    manifold_candidate.clear();
-    manifold_pairs = 0;
+    scratch.manifold_keys.clear();
+    scratch.manifold_candidate.clear();
+    scratch.manifold_pairs = 0;
     std::size_t points = 0, kept = 0;
     for (std::size_t k = 0; k < total; ++k) {
-        if (!candidate_found[k]) continue;
-        if (kept != k) manifolds[kept] = manifolds[k];
-        const ContactManifold& m = manifolds[kept++];
-        if (k < pairs) ++manifold_pairs;
-        manifold_candidate.push_back(static_cast<std::uint32_t>(k));
+        if (!scratch.candidate_found[k]) continue;
+        if (kept != k) scratch.manifolds[kept] = scratch.manifolds[k];
+        const ContactManifold& m = scratch.manifolds[kept++];
+        if (k < pairs) ++scratch.manifold_pairs;
+        scratch.manifold_candidate.push_back(static_cast<std::uint32_t>(k));
         points += static_cast<std::size_t>(m.count);
         if (k < pairs) {
-            manifold_keys.push_back({bodies[solver_slot[m.a]].sequence, bodies[solver_slot[m.b]].sequence, 0});
+            scratch.manifold_keys.push_back(
+                {state.bodies[scratch.solver_slot[m.a]].sequence, state.bodies[scratch.solver_slot[m.b]].sequence, 0});
         } else {
-            const TriangleCandidate& t = triangle_candidates[k - pairs];
-            manifold_keys.push_back({bodies[solver_slot[t.body]].sequence, meshes[t.mesh].sequence, t.triangle});
+            const TriangleCandidate& t = scratch.triangle_candidates[k - pairs];
+            scratch.manifold_keys.push_back(
+                {state.bodies[scratch.solver_slot[t.body]].sequence, state.meshes[t.mesh].sequence, t.triangle});
         }
     }
-    manifolds.resize(kept);
+    scratch.manifolds.resize(kept);
     carry_friction_anchors();
-    stats.manifolds = manifolds.size();
+    stats.manifolds = scratch.manifolds.size();
     stats.contact_points = points;
 }
 
 void World::Impl::carry_friction_anchors() {
-    // Merge-join of the new and the previous manifolds, part by part (body pairs, then triangles), on the pair key.
-    auto join = [&](std::size_t begin, std::size_t end, std::size_t prev_begin, std::size_t prev_end) {
-        std::size_t j = prev_begin;
-        for (std::size_t i = begin; i < end && j < prev_end; ++i) {
-            while (j < prev_end && previous_keys[j] < manifold_keys[i]) ++j;
-            if (j == prev_end || previous_keys[j] != manifold_keys[i]) continue;
-            ContactManifold& now = manifolds[i];
-            const CarriedManifold& before = previous_manifolds[j];
+    // Merge-join of the new and the cached manifolds, part by part (body pairs, then triangles), on the pair key.
+    const ContactCache& cache = state.contact_cache;
+    auto join = [&](std::size_t begin, std::size_t end, std::size_t cached_begin, std::size_t cached_end) {
+        std::size_t j = cached_begin;
+        for (std::size_t i = begin; i < end && j < cached_end; ++i) {
+            while (j < cached_end && cache.keys[j] < scratch.manifold_keys[i]) ++j;
+            if (j == cached_end || cache.keys[j] != scratch.manifold_keys[i]) continue;
+            ContactManifold& now = scratch.manifolds[i];
+            const CarriedManifold& before = cache.manifolds[j];
             for (int p = 0; p < now.count; ++p) {
                 ContactPoint& cp = now.points[static_cast<std::size_t>(p)];
                 for (int q = 0; q < before.count; ++q) {
                     const CarriedPoint& old = before.points[static_cast<std::size_t>(q)];
-                    if (old.id != cp.id || !old.stuck) continue;
+                    if (old.id != cp.id) continue;
                     cp.friction_anchor_a = old.friction_anchor_a;
                     cp.friction_anchor_b = old.friction_anchor_b;
                     break;
@@ -373,23 +382,53 @@ void World::Impl::carry_friction_anchors() {
             }
         }
     };
-    join(0, manifold_pairs, 0, previous_pairs);
-    join(manifold_pairs, manifolds.size(), previous_pairs, previous_manifolds.size());
+    join(0, scratch.manifold_pairs, 0, cache.pairs);
+    join(scratch.manifold_pairs, scratch.manifolds.size(), cache.pairs, cache.manifolds.size());
+}
+
+void World::Impl::cache_stuck_contacts() {
+    ContactCache& cache = state.contact_cache;
+    cache.keys.clear();
+    cache.manifolds.clear();
+    cache.pairs = 0;
+    // Room for every manifold, growing geometrically as the scratch does: how many points stick varies from step to
+    // step, and a new highest count must not allocate in a steady-state step.
+    if (const std::size_t n = scratch.manifolds.size(); cache.manifolds.capacity() < n) {
+        const std::size_t room = std::max(n, 2 * cache.manifolds.capacity());
+        cache.keys.reserve(room);
+        cache.manifolds.reserve(room);
+    }
+    for (std::size_t i = 0; i < scratch.manifolds.size(); ++i) {
+        const ContactManifold& m = scratch.manifolds[i];
+        CarriedManifold carried;
+        for (int p = 0; p < m.count; ++p) {
+            const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
+            if (cp.stuck)
+                carried.points[static_cast<std::size_t>(carried.count++)] = {cp.id, cp.friction_anchor_a,
+                                                                             cp.friction_anchor_b};
+        }
+        if (carried.count == 0) continue;
+        cache.keys.push_back(scratch.manifold_keys[i]);
+        cache.manifolds.push_back(carried);
+        if (i < scratch.manifold_pairs) ++cache.pairs;
+    }
 }
 
 // Stage 4. The substeps (PositionSolver::solve): integrate, positions at the anchors, velocities, restitution and
 // dynamic friction; islands on the thread pool.
 void World::Impl::solve_stage() {
-    solver.solve(solver_bodies, manifolds, settings.gravity, step_dt, settings.solver, parallel());
-    stats.islands = solver.island_count();
+    scratch.solver.solve(scratch.solver_bodies, scratch.manifolds, state.settings.gravity, scratch.dt,
+                         state.settings.solver, parallel());
+    stats.islands = scratch.solver.island_count();
     ccd_clamp();
+    cache_stuck_contacts();
 }
 
 // Stage 5. The solver's poses and velocities back to the bodies; forces and torques of the step cleared.
 void World::Impl::velocities_stage() {
-    for (std::uint32_t k = 0; k < awake_count; ++k) {
-        Body& b = bodies[awake[k]];
-        const SolverBody& s = solver_bodies[k];
+    for (std::uint32_t k = 0; k < scratch.awake_count; ++k) {
+        Body& b = state.bodies[state.awake[k]];
+        const SolverBody& s = scratch.solver_bodies[k];
         b.position = s.position;
         b.orientation = s.orientation;
         if (s.motion == Motion::dynamic) {

@@ -87,25 +87,25 @@ World::Impl::Body& World::Impl::live_body(BodyId id, const char* where) {
     return const_cast<Body&>(static_cast<const Impl*>(this)->live_body(id, where));
 }
 const World::Impl::Body& World::Impl::live_body(BodyId id, const char* where) const {
-    if (id.is_null() || id.index >= bodies.size() || !bodies[id.index].alive ||
-        bodies[id.index].generation != id.generation)
+    if (id.is_null() || id.index >= state.bodies.size() || !state.bodies[id.index].alive ||
+        state.bodies[id.index].generation != id.generation)
         throw InvalidArgument(std::string(where) + ": body id {" + std::to_string(id.index) + ", " +
                               std::to_string(id.generation) + "} does not name a live body");
-    return bodies[id.index];
+    return state.bodies[id.index];
 }
 World::Impl::Mesh& World::Impl::live_mesh(MeshId id, const char* where) {
     return const_cast<Mesh&>(static_cast<const Impl*>(this)->live_mesh(id, where));
 }
 const World::Impl::Mesh& World::Impl::live_mesh(MeshId id, const char* where) const {
-    if (id.is_null() || id.index >= meshes.size() || !meshes[id.index].alive ||
-        meshes[id.index].generation != id.generation)
+    if (id.is_null() || id.index >= state.meshes.size() || !state.meshes[id.index].alive ||
+        state.meshes[id.index].generation != id.generation)
         throw InvalidArgument(std::string(where) + ": mesh id {" + std::to_string(id.index) + ", " +
                               std::to_string(id.generation) + "} does not name a live mesh");
-    return meshes[id.index];
+    return state.meshes[id.index];
 }
 
 void World::Impl::place_proxy(std::uint32_t slot, const Aabb& box) {
-    Body& b = bodies[slot];
+    Body& b = state.bodies[slot];
     const bool want = wants_awake(b);
     if (want == b.awake) {
         tree_of(b).update(b.proxy, box);
@@ -115,16 +115,16 @@ void World::Impl::place_proxy(std::uint32_t slot, const Aabb& box) {
     b.awake = want;
     b.proxy = tree_of(b).insert(box, slot);
     if (want) {
-        awake.push_back(slot);
+        state.awake.push_back(slot);
         b.quiet_time = 0.0f;
     }
 }
 
 void World::Impl::user_changed(std::uint32_t slot, const Body& moved) {
-    const Aabb before = tree_of(bodies[slot]).aabb(bodies[slot].proxy);
+    const Aabb before = tree_of(state.bodies[slot]).aabb(state.bodies[slot].proxy);
     const Aabb after = proxy_box(moved);
     wake_body(slot);
-    Body& b = bodies[slot];
+    Body& b = state.bodies[slot];
     const bool was_awake = b.awake;
     const ProxyId proxy = b.proxy;
     const std::uint32_t generation = b.generation;
@@ -163,38 +163,38 @@ SolverBody World::Impl::solver_body_of(const Body& b) const {
 }
 
 std::uint32_t World::Impl::solver_index_of(std::uint32_t slot) {
-    if (solver_stamp[slot] == stamp) return solver_index[slot];
-    const Body& b = bodies[slot];
+    if (scratch.solver_stamp[slot] == scratch.stamp) return scratch.solver_index[slot];
+    const Body& b = state.bodies[slot];
     SolverBody s = solver_body_of(b);
     s.motion = Motion::fixed;  // a resting body an awake one touches: it stays put for this step
     s.velocity = s.angular_velocity = glm::vec3(0.0f);
     s.inverse_mass = 0.0f;
     s.inverse_inertia = glm::vec3(0.0f);
-    const auto index = static_cast<std::uint32_t>(solver_bodies.size());
-    solver_bodies.push_back(s);
-    solver_slot.push_back(slot);
-    start_position.push_back(b.position);
-    start_box.push_back(b.obb());
-    end_box.push_back(b.obb());
-    end_orientation.push_back(b.orientation);
-    solver_stamp[slot] = stamp;
-    solver_index[slot] = index;
+    const auto index = static_cast<std::uint32_t>(scratch.solver_bodies.size());
+    scratch.solver_bodies.push_back(s);
+    scratch.solver_slot.push_back(slot);
+    scratch.start_position.push_back(b.position);
+    scratch.start_box.push_back(b.obb());
+    scratch.end_box.push_back(b.obb());
+    scratch.end_orientation.push_back(b.orientation);
+    scratch.solver_stamp[slot] = scratch.stamp;
+    scratch.solver_index[slot] = index;
     return index;
 }
 
 void World::Impl::refresh_internal_faces(const Aabb& region) {
     std::vector<ProxyId> near, around;
-    resting.query(region, near);  // static bodies always live in the resting octree
+    state.resting.query(region, near);  // static bodies always live in the resting octree
     for (ProxyId p : near) {
-        Body& b = bodies[static_cast<std::uint32_t>(resting.user_data(p))];
+        Body& b = state.bodies[static_cast<std::uint32_t>(state.resting.user_data(p))];
         if (!b.alive || !b.is_static_body()) continue;
         const Obb box = b.obb();
         const float size = std::max({b.half_extents.x, b.half_extents.y, b.half_extents.z});
         FaceFlags faces = 0;
         around.clear();
-        resting.query(box.aabb().expanded(1e-4f * size), around);
+        state.resting.query(box.aabb().expanded(1e-4f * size), around);
         for (ProxyId q : around) {
-            const Body& o = bodies[static_cast<std::uint32_t>(resting.user_data(q))];
+            const Body& o = state.bodies[static_cast<std::uint32_t>(state.resting.user_data(q))];
             if (q == p || !o.alive || !o.is_static_body()) continue;
             const float tolerance = 1e-4f * std::max({size, o.half_extents.x, o.half_extents.y, o.half_extents.z});
             faces = static_cast<FaceFlags>(faces | covered_faces(box, o.obb(), tolerance));
@@ -208,20 +208,20 @@ void World::Impl::refresh_internal_faces(const Aabb& region) {
 
 World::World(const WorldSettings& settings) : impl_(std::make_unique<Impl>()) {
     validate(settings);
-    impl_->settings = settings;
+    impl_->state.settings = settings;
     if (settings.threads > 1) impl_->pool = std::make_unique<ThreadPool>(settings.threads);
 }
 World::~World() = default;
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
 
-const WorldSettings& World::settings() const { return impl_->settings; }
+const WorldSettings& World::settings() const { return impl_->state.settings; }
 
 void World::set_settings(const WorldSettings& settings) {
     validate(settings);
     if (settings.threads != impl_->parallel().threads())
         impl_->pool = settings.threads > 1 ? std::make_unique<ThreadPool>(settings.threads) : nullptr;
-    impl_->settings = settings;
+    impl_->state.settings = settings;
     impl_->wake_everything();  // new gravity, thresholds or solver settings: let every body find out
 }
 
@@ -250,30 +250,30 @@ BodyId World::create_body(const BodyDef& def) {
     body.mask = def.mask;
     body.alive = true;
     body.awake = Impl::wants_awake(body);
-    body.sequence = w.next_sequence;
+    body.sequence = w.state.next_sequence;
 
     std::uint32_t slot;
-    if (!w.free_bodies.empty()) {
-        slot = w.free_bodies.back();
-        body.generation = w.bodies[slot].generation;
+    if (!w.state.free_bodies.empty()) {
+        slot = w.state.free_bodies.back();
+        body.generation = w.state.bodies[slot].generation;
     } else {
-        slot = static_cast<std::uint32_t>(w.bodies.size());
+        slot = static_cast<std::uint32_t>(w.state.bodies.size());
         body.generation = 1;
     }
     // The octree insert is the only step that can fail now (it validates the box again); do it before committing.
     const Aabb box = w.proxy_box(body);
     body.proxy = w.tree_of(body).insert(box, slot);
-    if (!w.free_bodies.empty()) {
-        w.free_bodies.pop_back();
-        w.bodies[slot] = body;
+    if (!w.state.free_bodies.empty()) {
+        w.state.free_bodies.pop_back();
+        w.state.bodies[slot] = body;
     } else {
-        w.bodies.push_back(body);
-        w.solver_index.push_back(0);
-        w.solver_stamp.push_back(0);
+        w.state.bodies.push_back(body);
+        w.scratch.solver_index.push_back(0);
+        w.scratch.solver_stamp.push_back(0);
     }
-    if (body.awake) w.awake.push_back(slot);
-    ++w.live_bodies;
-    ++w.next_sequence;
+    if (body.awake) w.state.awake.push_back(slot);
+    ++w.state.live_bodies;
+    ++w.state.next_sequence;
     // A body appearing next to sleeping ones (a static floor under them, a box inside a pile) wakes them.
     w.wake_near(box);
     if (body.is_static_body()) w.refresh_internal_faces(box);
@@ -284,15 +284,15 @@ void World::destroy_body(BodyId id) {
     Impl& w = *impl_;
     w.live_body(id, "World::destroy_body");
     w.wake_body(id.index);  // what slept on it must fall
-    Impl::Body& body = w.bodies[id.index];
+    Impl::Body& body = w.state.bodies[id.index];
     const Aabb box = w.tree_of(body).aabb(body.proxy);
     w.tree_of(body).remove(body.proxy);
     body.alive = false;
     body.awake = false;
     body.proxy = kNullProxy;
     body.generation = body.generation == 0xffffffffu ? 1u : body.generation + 1u;
-    w.free_bodies.push_back(id.index);
-    --w.live_bodies;
+    w.state.free_bodies.push_back(id.index);
+    --w.state.live_bodies;
     w.wake_near(box);
     if (body.is_static_body()) w.refresh_internal_faces(box);
     w.forget_touches(id, MeshId{});
@@ -300,11 +300,11 @@ void World::destroy_body(BodyId id) {
 
 bool World::is_valid(BodyId id) const {
     const Impl& w = *impl_;
-    return !id.is_null() && id.index < w.bodies.size() && w.bodies[id.index].alive &&
-           w.bodies[id.index].generation == id.generation;
+    return !id.is_null() && id.index < w.state.bodies.size() && w.state.bodies[id.index].alive &&
+           w.state.bodies[id.index].generation == id.generation;
 }
 
-std::size_t World::body_count() const { return impl_->live_bodies; }
+std::size_t World::body_count() const { return impl_->state.live_bodies; }
 
 BodyState World::body(BodyId id) const {
     const Impl::Body& b = impl_->live_body(id, "World::body");
@@ -434,23 +434,23 @@ MeshId World::add_mesh(const TriangleMesh& mesh, const MeshMaterial& material, s
     m.index = MeshIndex(std::move(triangles));
     m.alive = true;
     m.material = material;
-    m.sequence = w.next_sequence++;
+    m.sequence = w.state.next_sequence++;
     m.layer = layer;
     m.mask = mask;
     std::uint32_t slot;
-    if (!w.free_meshes.empty()) {
-        slot = w.free_meshes.back();
-        w.free_meshes.pop_back();
-        m.generation = w.meshes[slot].generation;
-        w.meshes[slot] = std::move(m);
+    if (!w.state.free_meshes.empty()) {
+        slot = w.state.free_meshes.back();
+        w.state.free_meshes.pop_back();
+        m.generation = w.state.meshes[slot].generation;
+        w.state.meshes[slot] = std::move(m);
     } else {
-        slot = static_cast<std::uint32_t>(w.meshes.size());
+        slot = static_cast<std::uint32_t>(w.state.meshes.size());
         m.generation = 1;
-        w.meshes.push_back(std::move(m));
+        w.state.meshes.push_back(std::move(m));
     }
     // Wake the sleeping bodies whose boxes reach one of the new triangles.
-    w.wake_touching(w.meshes[slot].index);
-    return {slot, w.meshes[slot].generation};
+    w.wake_touching(w.state.meshes[slot].index);
+    return {slot, w.state.meshes[slot].generation};
 }
 
 void World::remove_mesh(MeshId id) {
@@ -461,7 +461,7 @@ void World::remove_mesh(MeshId id) {
     m.index = MeshIndex();
     m.alive = false;
     m.generation = m.generation == 0xffffffffu ? 1u : m.generation + 1u;
-    w.free_meshes.push_back(id.index);
+    w.state.free_meshes.push_back(id.index);
     w.forget_touches(BodyId{}, id);
 }
 
@@ -480,14 +480,14 @@ std::span<const ContactRecord> World::contacts() const {
     if (impl_->contact_view_dirty) impl_->build_contact_view();
     return impl_->contact_view;
 }
-std::span<const ContactEvent> World::contact_events() const { return impl_->events; }
+std::span<const ContactEvent> World::contact_events() const { return impl_->state.events; }
 void World::set_contact_callback(std::function<void(const ContactEvent&)> callback) {
     impl_->callback = std::move(callback);
 }
 const StepStats& World::stats() const { return impl_->stats; }
-std::uint32_t World::slot_count() const { return static_cast<std::uint32_t>(impl_->bodies.size()); }
+std::uint32_t World::slot_count() const { return static_cast<std::uint32_t>(impl_->state.bodies.size()); }
 BodyId World::id_at(std::uint32_t slot) const {
-    return impl_->bodies[slot].alive ? impl_->id_of(slot) : BodyId{};
+    return impl_->state.bodies[slot].alive ? impl_->id_of(slot) : BodyId{};
 }
 
 }  // namespace tumble

@@ -92,25 +92,26 @@ struct World::Impl {
         std::uint64_t layer = kDefaultLayer;
         std::uint64_t mask = kAllLayers;
     };
-    // A candidate pair of two step bodies (indices into solver_bodies).
+    // A candidate pair of two step bodies (indices into the step's solver_bodies).
     struct BodyPair {
         std::uint32_t a, b;
     };
     // A candidate pair of a step body and a mesh triangle.
     struct TriangleCandidate {
-        std::uint32_t body;      // index into solver_bodies
+        std::uint32_t body;      // index into the step's solver_bodies
         std::uint32_t mesh;      // mesh slot
         std::uint32_t triangle;  // index in the mesh
         Triangle shape;
         EdgeFlags active_edges = kAllEdgesActive;
     };
-    // A contact or a sensor overlap present after a step. Body pairs have record.a at the lower slot.
-    struct Touch {
-        ContactRecord record;
-        bool sensor = false;
+    // Two bodies by slot, a created before b.
+    struct SlotPair {
+        std::uint32_t a, b;
     };
-    // An event pair (two bodies, or a body and a mesh) touching after a step, with its deepest contact.
-    struct PairState {
+    // A contact or a sensor overlap of two bodies, or of a body and a mesh triangle, present after a step: what
+    // contacts() lists, what islands keep while asleep, and (one per pair, the deepest) what contact events diff.
+    // Body pairs have record.a at the lower slot.
+    struct Touch {
         ContactRecord record;
         bool sensor = false;
     };
@@ -120,102 +121,118 @@ struct World::Impl {
         std::vector<Touch> touches;
         bool alive = false;
     };
-
-    WorldSettings settings;
-    std::vector<Body> bodies;
-    std::vector<std::uint32_t> free_bodies;
-    std::size_t live_bodies = 0;
-    std::vector<Mesh> meshes;
-    std::vector<std::uint32_t> free_meshes;
-    std::uint64_t next_sequence = 0;  // shared by bodies and meshes; only the relative order matters
-    LooseOctree active;   // awake bodies: swept boxes during the step, final boxes between steps
-    LooseOctree resting;  // static bodies, sleeping bodies, kinematic bodies at rest
-    std::vector<std::uint32_t> awake;  // slots of awake bodies; may hold stale entries until the next step
-    std::vector<std::uint32_t> awake_merge;  // step(): scratch for merging newly woken bodies into `awake`
-    std::vector<Island> islands;
-    std::vector<std::uint32_t> free_islands;
-    std::size_t sleeping_bodies = 0;
-    PositionSolver solver;
-    StepStats stats;
-    float step_dt = 0.0f;  // dt of the step under way
-
-    // Report (contacts.cpp).
-    std::vector<Touch> touches;          // found by the last step among awake bodies
-    std::vector<Touch> woken_touches;    // kept by islands woken since the last step
-    std::vector<PairState> pair_states;  // event pairs touching after the last step (awake ones), sorted by key
-    std::vector<ContactEvent> events;
-    std::vector<PairState> event_previous, event_current, event_woken;  // scratch of the event diff
-    std::function<void(const ContactEvent&)> callback;
-    mutable std::vector<ContactRecord> contact_view;  // contacts(): built on demand
-    mutable bool contact_view_dirty = true;
-
-    // Per-step scratch (the step context), kept between steps so that steady-state steps reuse the memory. Step
-    // bodies are the awake bodies (index k = position in `awake`, k < awake_count) followed by the resting bodies
-    // they touch (fixed for the step).
-    std::size_t awake_count = 0;
-    std::vector<SolverBody> solver_bodies;
-    std::vector<std::uint32_t> solver_slot;  // slot of each step body
-    std::vector<std::uint32_t> solver_index; // per slot: index in solver_bodies, valid when solver_stamp == stamp
-    std::vector<std::uint32_t> solver_stamp;
-    std::uint32_t stamp = 0;
-    std::vector<glm::vec3> start_position;  // per step body: centre at the start of the step
-    std::vector<Obb> start_box;             // per step body: box at the start of the step
-    std::vector<Obb> end_box;               // per step body: box at the predicted end of the step (resting: the start)
-    std::vector<glm::quat> end_orientation; // per step body: orientation at the predicted end of the step
-    std::vector<std::uint8_t> sleep_blocked;  // per awake body: kept awake this step (report)
-    std::vector<ProxyPair> proxy_pairs;
-    std::vector<ProxyId> query_proxies;
-    struct SlotPair {
-        std::uint32_t a, b;  // slots, a created before b
-    };
-    std::vector<SlotPair> candidate_pairs;
-    std::vector<SlotPair> sensor_pairs;
-    std::vector<SlotPair> near_pairs;  // candidate pairs within the broadphase margin after the step (islands)
-    std::vector<BodyPair> body_pairs;  // candidate_pairs as step-body indices
-    std::vector<TriangleCandidate> triangle_candidates;
-    std::vector<std::uint8_t> candidate_found;  // narrowphase: per body pair, then per triangle: it has a manifold
-    std::vector<float> candidate_toi;  // narrowphase: per candidate, time of impact of a swept body (> 1: none)
-    std::vector<float> ccd_back_to;    // ccd_clamp: per step body, the fraction of the step it goes back to (> 1: none)
     // Which pair a manifold belongs to, independent of slots: creation sequences of the two bodies (a body pair,
-    // triangle 0) or of the body and the mesh and the triangle's index. Both parts of the list (body pairs, then
-    // triangles) are sorted by key.
+    // triangle 0) or of the body and the mesh and the triangle's index.
     struct ManifoldKey {
         std::uint64_t a = 0, b = 0;
         std::uint32_t triangle = 0;
         auto operator<=>(const ManifoldKey&) const = default;
     };
-    std::vector<ContactManifold> manifolds;  // what the solver works with, in candidate order
-    std::vector<ManifoldKey> manifold_keys;
-    std::vector<std::uint32_t> manifold_candidate;  // per manifold: its candidate (body pair, then triangle) index
-    std::size_t manifold_pairs = 0;          // manifolds[0, manifold_pairs) are body pairs
-    // The last step's manifolds, for static friction anchors that persist while a contact sticks.
-    // Of each of the last step's manifolds, what static friction carries over: per point, its feature id, whether
-    // it stuck, and its friction anchors (a quarter of a ContactManifold's size).
+    // Of a point of a manifold that stuck (static friction held it): its feature id and friction anchors.
     struct CarriedPoint {
         std::uint32_t id = 0;
-        std::uint32_t stuck = 0;
         glm::vec3 friction_anchor_a{0.0f}, friction_anchor_b{0.0f};
     };
     struct CarriedManifold {
-        int count = 0;
+        int count = 0;  // stuck points, 1..4
         std::array<CarriedPoint, 4> points;
     };
-    std::vector<CarriedManifold> previous_manifolds;
-    std::vector<ManifoldKey> previous_keys;
-    std::size_t previous_pairs = 0;
-    std::vector<std::uint32_t> query_result;
-    std::vector<std::uint32_t> mesh_order;  // live mesh slots by creation sequence
-    // Per-chunk scratch of the stages that run on several threads; merged in chunk order, so the results do not
-    // depend on the number of threads.
-    struct ChunkScratch {
-        std::vector<SlotPair> candidates, sensors;
-        std::vector<ProxyId> proxies;
-        std::vector<std::uint32_t> found;
-        std::vector<TriangleCandidate> triangles;
+    // What static friction carries from one step's manifolds to the next: the manifolds with a point that stuck, and
+    // only those points (a quarter of a ContactManifold's size). Keys in manifold order: body pairs first, then
+    // triangles, each part sorted by key.
+    struct ContactCache {
+        std::vector<ManifoldKey> keys;
+        std::vector<CarriedManifold> manifolds;
+        std::size_t pairs = 0;  // manifolds[0, pairs) are body pairs
     };
-    std::vector<ChunkScratch> chunk_scratch;
-    std::vector<std::optional<Contact>> found_contacts;  // report: per manifold, the contact it leaves touching
-    std::vector<std::uint8_t> near_flags;                // report: per body pair, within the margin
+
+    // The persistent state: everything a step reads that an earlier step or call left, living as long as the world.
+    // save_state writes exactly this (snapshot.cpp reads only WorldState), except what a world built by the same
+    // calls holds already and the snapshot's fingerprints check: the meshes, the free slots and next_sequence.
+    struct WorldState {
+        WorldSettings settings;
+        std::vector<Body> bodies;
+        std::vector<std::uint32_t> free_bodies;
+        std::size_t live_bodies = 0;
+        std::vector<Mesh> meshes;
+        std::vector<std::uint32_t> free_meshes;
+        std::uint64_t next_sequence = 0;   // shared by bodies and meshes; only the relative order matters
+        LooseOctree active;                // awake bodies: swept boxes during the step, final boxes between steps
+        LooseOctree resting;               // static bodies, sleeping bodies, kinematic bodies at rest
+        std::vector<std::uint32_t> awake;  // slots of awake bodies; may hold stale entries until the next step
+        std::vector<Island> islands;
+        std::vector<std::uint32_t> free_islands;
+        std::size_t sleeping_bodies = 0;
+        // The report of the last step (contacts.cpp), kept until the next one.
+        std::vector<Touch> touches;        // found by the last step among awake bodies
+        std::vector<Touch> woken_touches;  // kept by islands woken since the last step
+        std::vector<Touch> event_pairs;    // one per pair touching after the last step (awake ones), sorted by pair
+        std::vector<ContactEvent> events;
+        ContactCache contact_cache;  // the last step's stuck friction anchors, for the next narrowphase
+
+        // A body's proxy box between steps, and the octree its proxy is in.
+        Aabb proxy_box(const Body& b) const { return b.obb().aabb().expanded(settings.broadphase_margin); }
+        LooseOctree& tree_of(const Body& b) { return b.awake ? active : resting; }
+        const LooseOctree& tree_of(const Body& b) const { return b.awake ? active : resting; }
+    };
+
+    // The step context: buffers each step writes before it reads them, from integrate_stage to sleep_stage (and
+    // wake_near between steps for query_proxies). Nothing in them outlives the step; they are kept only so that
+    // steady-state steps reuse the memory. Step bodies are the awake bodies (index k = position in `awake`,
+    // k < awake_count) followed by the resting bodies they touch (fixed for the step).
+    struct StepContext {
+        float dt = 0.0f;  // dt of the step under way
+        std::size_t awake_count = 0;
+        std::vector<std::uint32_t> awake_merge;  // integrate: scratch for merging newly woken bodies into `awake`
+        std::vector<SolverBody> solver_bodies;
+        std::vector<std::uint32_t> solver_slot;   // slot of each step body
+        std::vector<std::uint32_t> solver_index;  // per slot: index in solver_bodies, valid when solver_stamp == stamp
+        std::vector<std::uint32_t> solver_stamp;
+        std::uint32_t stamp = 0;                 // only compared for equality within a step
+        std::vector<glm::vec3> start_position;   // per step body: centre at the start of the step
+        std::vector<Obb> start_box;              // per step body: box at the start of the step
+        std::vector<Obb> end_box;                // per step body: box at the predicted end of the step (resting: start)
+        std::vector<glm::quat> end_orientation;  // per step body: orientation at the predicted end of the step
+        std::vector<ProxyPair> proxy_pairs;
+        std::vector<ProxyId> query_proxies;
+        std::vector<SlotPair> candidate_pairs;
+        std::vector<SlotPair> sensor_pairs;
+        std::vector<BodyPair> body_pairs;  // candidate_pairs as step-body indices
+        std::vector<TriangleCandidate> triangle_candidates;
+        std::vector<std::uint32_t> mesh_order;      // live mesh slots by creation sequence
+        std::vector<std::uint8_t> candidate_found;  // narrowphase: per body pair, then per triangle: it has a manifold
+        std::vector<float> candidate_toi;  // narrowphase: per candidate, time of impact of a swept body (> 1: none)
+        std::vector<float> ccd_back_to;    // ccd_clamp: per step body, the part of the step it goes back to (> 1: none)
+        // This step's manifolds, what the solver works with, in candidate order; both parts (body pairs, then
+        // triangles) sorted by key.
+        std::vector<ContactManifold> manifolds;
+        std::vector<ManifoldKey> manifold_keys;
+        std::vector<std::uint32_t> manifold_candidate;  // per manifold: its candidate (body pair, then triangle) index
+        std::size_t manifold_pairs = 0;                 // manifolds[0, manifold_pairs) are body pairs
+        PositionSolver solver;                          // its buffers; it keeps nothing between steps
+        // Per-chunk scratch of the stages that run on several threads; merged in chunk order, so the results do not
+        // depend on the number of threads.
+        struct ChunkScratch {
+            std::vector<SlotPair> candidates, sensors;
+            std::vector<ProxyId> proxies;
+            std::vector<std::uint32_t> found;
+            std::vector<TriangleCandidate> triangles;
+        };
+        std::vector<ChunkScratch> chunk_scratch;
+        std::vector<std::optional<Contact>> found_contacts;  // report: per manifold, the contact it leaves touching
+        std::vector<std::uint8_t> near_flags;                // report: per body pair, within the margin
+        std::vector<SlotPair> near_pairs;         // report: candidate pairs within the broadphase margin after the step
+        std::vector<std::uint8_t> sleep_blocked;  // report: per awake body, kept awake this step
+        std::vector<Touch> event_previous, event_current, event_woken;  // report: the event diff
+    };
+
+    WorldState state;
+    StepContext scratch;
+    // Neither state nor scratch: outputs and services of the world, never in a snapshot.
+    StepStats stats;  // of the last step
+    std::function<void(const ContactEvent&)> callback;
+    mutable std::vector<ContactRecord> contact_view;  // contacts(): built on demand from the state's touches
+    mutable bool contact_view_dirty = true;
     std::unique_ptr<ThreadPool> pool;  // WorldSettings::threads > 1
     Parallel& parallel() { return pool ? static_cast<Parallel&>(*pool) : serial(); }
 
@@ -228,17 +245,19 @@ struct World::Impl {
     const Body& live_body(BodyId id, const char* where) const;
     Mesh& live_mesh(MeshId id, const char* where);
     const Mesh& live_mesh(MeshId id, const char* where) const;
-    BodyId id_of(std::uint32_t slot) const { return {slot, bodies[slot].generation}; }
+    BodyId id_of(std::uint32_t slot) const { return {slot, state.bodies[slot].generation}; }
     // Orders slots by creation sequence: the processing order of everything the step sorts, so results do not
     // depend on which slots earlier destroy_body calls freed.
-    bool created_before(std::uint32_t x, std::uint32_t y) const { return bodies[x].sequence < bodies[y].sequence; }
+    bool created_before(std::uint32_t x, std::uint32_t y) const {
+        return state.bodies[x].sequence < state.bodies[y].sequence;
+    }
     // Recomputes the internal faces of every static body whose proxy touches `region`, after a static body
     // appeared, moved or disappeared there (active edges for boxes: covered_faces).
     void refresh_internal_faces(const Aabb& region);
-    MeshId mesh_id_of(std::uint32_t slot) const { return {slot, meshes[slot].generation}; }
-    Aabb proxy_box(const Body& b) const { return b.obb().aabb().expanded(settings.broadphase_margin); }
-    LooseOctree& tree_of(const Body& b) { return b.awake ? active : resting; }
-    const LooseOctree& tree_of(const Body& b) const { return b.awake ? active : resting; }
+    MeshId mesh_id_of(std::uint32_t slot) const { return {slot, state.meshes[slot].generation}; }
+    Aabb proxy_box(const Body& b) const { return state.proxy_box(b); }
+    LooseOctree& tree_of(const Body& b) { return state.tree_of(b); }
+    const LooseOctree& tree_of(const Body& b) const { return state.tree_of(b); }
     // True when the body belongs in the awake set: a dynamic body not asleep, or a kinematic body with a velocity or
     // an angular velocity.
     static bool wants_awake(const Body& b) {
@@ -256,7 +275,7 @@ struct World::Impl {
     static float combined_friction(float a, float b) { return std::sqrt(a * b); }
     static float combined_restitution(float a, float b) { return std::max(a, b); }
 
-    // ---- step.cpp: World::step as named stages over the step context above
+    // ---- step.cpp: World::step as named stages over `state` and the step context `scratch`
     void step(float dt);
     void integrate_stage();
     void broadphase_stage();
@@ -267,8 +286,10 @@ struct World::Impl {
     ContactManifold to_solver(const Manifold& m, std::uint32_t a, std::uint32_t b, float friction,
                               float restitution) const;
     // Gives the new manifolds' points the friction anchors of the same feature pair in the last step's manifold of
-    // the same pair, where that point was stuck.
+    // the same pair, where that point was stuck (state.contact_cache).
     void carry_friction_anchors();
+    // After the solve: the manifolds' stuck points into state.contact_cache, for the next step.
+    void cache_stuck_contacts();
 
     // ---- ccd.cpp
     // For a fast CCD body (step body k) and a static shape it reaches this step: the manifold at the time of impact
@@ -293,7 +314,7 @@ struct World::Impl {
     // ---- contacts.cpp
     void report_stage();
     void build_contact_view() const;
-    // Forgets the touches that name a destroyed body or removed mesh (pair_states keep them for the end events).
+    // Forgets the touches that name a destroyed body or removed mesh (event_pairs keep them for the end events).
     void forget_touches(BodyId body, MeshId mesh);
 
     // ---- sleep.cpp
