@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 #include <tumble/narrowphase/validate.hpp>
 
 namespace tumble {

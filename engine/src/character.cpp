@@ -23,7 +23,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 #include <tumble/narrowphase/sat.hpp>
 #include <tumble/narrowphase/contact_policy.hpp>
 

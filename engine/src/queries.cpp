@@ -8,7 +8,7 @@
 #include <limits>
 #include <utility>
 
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 #include <tumble/narrowphase/sat.hpp>
 #include <tumble/narrowphase/sweep.hpp>
 #include <tumble/narrowphase/validate.hpp>

@@ -9,7 +9,7 @@
 
 #include <tumble/broadphase/loose_octree.hpp>
 #include <tumble/broadphase/mesh_index.hpp>
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 #include <tumble/narrowphase/sat.hpp>
 #include <tumble/narrowphase/validate.hpp>
 

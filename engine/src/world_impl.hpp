@@ -30,7 +30,7 @@
 #include <tumble/engine/world.hpp>
 #include <tumble/solver/position_solver.hpp>
 
-#include "thread_pool.hpp"
+#include <tumble/core/thread_pool.hpp>
 
 namespace tumble {
 

@@ -11,7 +11,7 @@
 // where u = 2^-24 and g bounds both boxes' max |a_k . a_l - delta_kl|. F_k < -E on some axis proves "separated",
 // F_k > E on all fifteen proves "overlapping"; otherwise the scalar test decides.
 
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 #include <tumble/narrowphase/batch.hpp>
 #include <tumble/narrowphase/sat.hpp>
 

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <type_traits>
 
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 
 namespace tumble {
 namespace {

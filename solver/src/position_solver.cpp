@@ -11,7 +11,7 @@
 #include <cmath>
 #include <string>
 
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 
 namespace tumble {
 

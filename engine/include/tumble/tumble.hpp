@@ -9,7 +9,7 @@
 /// - solver:      PositionSolver, SolverSettings, mesh_contact;
 /// - engine:      World, BodyDef, TriangleMesh, load_obj; scene files (load_scene, add_scene).
 
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 #include <tumble/narrowphase/shapes.hpp>
 #include <tumble/narrowphase/sat.hpp>
 #include <tumble/narrowphase/sweep.hpp>

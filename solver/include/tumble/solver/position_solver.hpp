@@ -35,7 +35,7 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
-#include <tumble/parallel.hpp>
+#include <tumble/core/parallel.hpp>
 
 namespace tumble {
 
