@@ -8,6 +8,7 @@
 #include <limits>
 #include <utility>
 
+#include <tumble/core/checks.hpp>
 #include <tumble/core/error.hpp>
 #include <tumble/narrowphase/sat.hpp>
 #include <tumble/narrowphase/sweep.hpp>
@@ -23,11 +24,9 @@ namespace {
 // its length (so that sliding along a surface, which leaves round-off in the normal direction, is not blocked).
 constexpr double kSweepInto = 1e-4;
 
-bool finite3(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
 void check_ray(const glm::vec3& origin, const glm::vec3& direction, float max_distance, const char* where) {
-    if (!finite3(origin)) throw InvalidArgument(std::string(where) + ": origin is not finite");
-    if (!finite3(direction)) throw InvalidArgument(std::string(where) + ": direction is not finite");
+    if (!all_finite(origin)) throw InvalidArgument(std::string(where) + ": origin is not finite");
+    if (!all_finite(direction)) throw InvalidArgument(std::string(where) + ": direction is not finite");
     if (glm::dot(glm::dvec3(direction), glm::dvec3(direction)) == 0.0)
         throw InvalidArgument(std::string(where) + ": direction is zero");
     if (!(max_distance >= 0.0f))
@@ -180,7 +179,7 @@ OverlapResult World::Impl::overlap_box(const Obb& box, const QueryFilter& filter
 std::optional<BoxSweepHit> World::Impl::sweep_box(const Obb& box, const glm::vec3& displacement,
                                                   const QueryFilter& filter, const char* where) const {
     require_valid(box, std::string(where) + ": box");
-    if (!finite3(displacement)) throw InvalidArgument(std::string(where) + ": displacement is not finite");
+    if (!all_finite(displacement)) throw InvalidArgument(std::string(where) + ": displacement is not finite");
     const glm::dvec3 d(displacement);
     const double travel = glm::length(d);
     const Aabb swept = box.aabb().merged(Obb{box.center + displacement, box.axes, box.half_extents}.aabb());
