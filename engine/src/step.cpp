@@ -81,6 +81,7 @@ void World::Impl::integrate_stage() {
     end_orientation.resize(n);
     for (std::uint32_t k = 0; k < n; ++k) {
         const Body& b = bodies[awake[k]];
+        TUMBLE_ASSERT(b.alive && b.awake && proxy_in_sync(awake[k]));
         SolverBody& s = solver_bodies[k];
         s = solver_body_of(b);
         start_position[k] = b.position;
@@ -144,9 +145,13 @@ void World::Impl::broadphase_stage() {
     Parallel& par = parallel();
     proxy_pairs.clear();
     active.find_pairs(proxy_pairs, par);
-    for (const ProxyPair& p : proxy_pairs)
-        consider(static_cast<std::uint32_t>(active.user_data(p.a)), static_cast<std::uint32_t>(active.user_data(p.b)),
-                 candidate_pairs, sensor_pairs);
+    for (const ProxyPair& p : proxy_pairs) {
+        const auto x = static_cast<std::uint32_t>(active.user_data(p.a));
+        const auto y = static_cast<std::uint32_t>(active.user_data(p.b));
+        TUMBLE_ASSERT(proxy_in_sync(x) && bodies[x].awake && bodies[x].proxy == p.a);
+        TUMBLE_ASSERT(proxy_in_sync(y) && bodies[y].awake && bodies[y].proxy == p.b);
+        consider(x, y, candidate_pairs, sensor_pairs);
+    }
     // Pairs with resting bodies: one query per awake body, in chunks whose results are appended in chunk order.
     const std::size_t chunks = chunk_count(n, kBodyGrain);
     if (chunk_scratch.size() < chunks) chunk_scratch.resize(chunks);
@@ -157,8 +162,11 @@ void World::Impl::broadphase_stage() {
         for (std::size_t k = begin; k < end; ++k) {
             c.proxies.clear();
             resting.query(active.aabb(bodies[awake[k]].proxy), c.proxies);
-            for (ProxyId p : c.proxies)
-                consider(awake[k], static_cast<std::uint32_t>(resting.user_data(p)), c.candidates, c.sensors);
+            for (ProxyId p : c.proxies) {
+                const auto slot = static_cast<std::uint32_t>(resting.user_data(p));
+                TUMBLE_ASSERT(proxy_in_sync(slot) && !bodies[slot].awake && bodies[slot].proxy == p);
+                consider(awake[k], slot, c.candidates, c.sensors);
+            }
         }
     });
     for (std::size_t c = 0; c < chunks; ++c) {
@@ -388,6 +396,7 @@ void World::Impl::solve_stage() {
 // Stage 5. The solver's poses and velocities back to the bodies; forces and torques of the step cleared.
 void World::Impl::velocities_stage() {
     for (std::uint32_t k = 0; k < awake_count; ++k) {
+        TUMBLE_ASSERT(awake[k] < bodies.size() && bodies[awake[k]].alive && solver_slot[k] == awake[k]);
         Body& b = bodies[awake[k]];
         const SolverBody& s = solver_bodies[k];
         b.position = s.position;

@@ -30,6 +30,7 @@
 #include <tumble/engine/world.hpp>
 #include <tumble/solver/position_solver.hpp>
 
+#include <tumble/core/assert.hpp>
 #include <tumble/core/thread_pool.hpp>
 
 namespace tumble {
@@ -239,6 +240,13 @@ struct World::Impl {
     Aabb proxy_box(const Body& b) const { return b.obb().aabb().expanded(settings.broadphase_margin); }
     LooseOctree& tree_of(const Body& b) { return b.awake ? active : resting; }
     const LooseOctree& tree_of(const Body& b) const { return b.awake ? active : resting; }
+    // The invariant TUMBLE_ASSERT checks where the step reads the octrees: `slot` holds a live body whose proxy is in
+    // the octree its `awake` flag selects and carries the slot as its user data.
+    bool proxy_in_sync(std::uint32_t slot) const {
+        if (slot >= bodies.size() || !bodies[slot].alive) return false;
+        const LooseOctree& tree = tree_of(bodies[slot]);
+        return tree.contains(bodies[slot].proxy) && tree.user_data(bodies[slot].proxy) == slot;
+    }
     // True when the body belongs in the awake set: a dynamic body not asleep, or a kinematic body with a velocity or
     // an angular velocity.
     static bool wants_awake(const Body& b) {

@@ -2,12 +2,13 @@
 /// @file
 /// Exceptions thrown by Tumble at its API boundary (module tumble::core; `<tumble/error.hpp>` forwards here).
 ///
-/// Policy: every function that takes user data (bodies, meshes, files, settings)
+/// Policy (docs/architecture.md, "Errors"): every function that takes user data (bodies, meshes, files, settings)
 /// validates it before it changes anything. When the data is bad it throws one of these with a message that names
 /// the argument, the element (body, triangle index, file and line) and what was expected; the object it was called
 /// on is left exactly as it was. Functions named `validate` on values (shapes, meshes, octrees) return the problem as
 /// a string instead of throwing. The narrowphase functions on plain shapes do not throw: they document what bad input
-/// gives instead.
+/// gives instead. Broken internal invariants are not reported through exceptions: TUMBLE_ASSERT
+/// (`<tumble/core/assert.hpp>`) stops the program in the builds that check them.
 
 #include <stdexcept>
 #include <string>
