@@ -44,6 +44,13 @@ void wake_reported(World::Impl& world, BodyId body) {
     if (!body.is_null()) world.wake_body(body.index);
 }
 
+// The argument checks of sweep_box, shared by World::sweep_box (which checks before it looks at filter.wake, as the
+// other queries do) and World::Impl::sweep_box (which the step's CCD and move_and_slide call directly).
+void check_sweep(const Obb& box, const glm::vec3& displacement, const char* where) {
+    require_valid(box, std::string(where) + ": box");
+    if (!all_finite(displacement)) throw InvalidArgument(std::string(where) + ": displacement is not finite");
+}
+
 void reject_wake(const QueryFilter& filter, const char* where) {
     if (filter.wake)
         throw InvalidArgument(std::string(where) + ": filter.wake needs a non-const World (waking changes the world)");
@@ -178,8 +185,7 @@ OverlapResult World::Impl::overlap_box(const Obb& box, const QueryFilter& filter
 
 std::optional<BoxSweepHit> World::Impl::sweep_box(const Obb& box, const glm::vec3& displacement,
                                                   const QueryFilter& filter, const char* where) const {
-    require_valid(box, std::string(where) + ": box");
-    if (!all_finite(displacement)) throw InvalidArgument(std::string(where) + ": displacement is not finite");
+    check_sweep(box, displacement, where);
     const glm::dvec3 d(displacement);
     const double travel = glm::length(d);
     const Aabb swept = box.aabb().merged(Obb{box.center + displacement, box.axes, box.half_extents}.aabb());
@@ -260,7 +266,10 @@ std::optional<BoxSweepHit> World::Impl::sweep_box(const Obb& box, const glm::vec
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// World members
+// World members. Each query is a pair overloaded on constness (docs/architecture.md, "Errors"): the const one checks
+// its arguments, then refuses filter.wake, then answers; the non-const one runs the const one with filter.wake
+// cleared and wakes what it reports. Both therefore give the same answer and throw the same InvalidArgument for the
+// same bad arguments; the only difference is that a non-const call may wake bodies.
 
 std::optional<RaycastHit> World::raycast(const glm::vec3& origin, const glm::vec3& direction, float max_distance,
                                          const QueryFilter& filter) const {
@@ -311,6 +320,7 @@ OverlapResult World::overlap_box(const Obb& box, const QueryFilter& filter) {
 
 std::optional<BoxSweepHit> World::sweep_box(const Obb& box, const glm::vec3& displacement,
                                             const QueryFilter& filter) const {
+    check_sweep(box, displacement, "World::sweep_box");
     reject_wake(filter, "World::sweep_box");
     return impl_->sweep_box(box, displacement, filter, "World::sweep_box");
 }
