@@ -23,6 +23,17 @@ if(TUMBLE_BUILD_FUZZERS)
   add_link_options(-fsanitize=address,undefined)
 endif()
 
+# TUMBLE_ASSERT (core/include/tumble/core/assert.hpp) checks internal invariants where TUMBLE_ENABLE_ASSERTS is 1:
+# in Debug configurations, the sanitizer and fuzz builds (whose presets are RelWithDebInfo with NDEBUG, hence the
+# explicit definition rather than NDEBUG) and with TUMBLE_ASSERTS; 0 everywhere else. Every target defined after
+# this point gets it: the libraries, the tests and the samples agree. It is not exported: a project using an
+# installed Tumble decides for its own code (assert.hpp then follows NDEBUG).
+if(TUMBLE_ASSERTS OR TUMBLE_SANITIZE OR TUMBLE_BUILD_FUZZERS)
+  add_compile_definitions(TUMBLE_ENABLE_ASSERTS=1)
+else()
+  add_compile_definitions($<IF:$<CONFIG:Debug>,TUMBLE_ENABLE_ASSERTS=1,TUMBLE_ENABLE_ASSERTS=0>)
+endif()
+
 function(tumble_set_warnings target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion)
   if(TUMBLE_WARNINGS_AS_ERRORS)

@@ -13,7 +13,7 @@
 #include <tumble/broadphase/loose_octree.hpp>
 #include <tumble/broadphase/mesh_index.hpp>
 #include <tumble/engine/mesh.hpp>
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 
 #include "support/test_util.hpp"
 

@@ -14,7 +14,7 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 #include <tumble/narrowphase/batch.hpp>
 #include <tumble/narrowphase/sat.hpp>
 

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 #include <tumble/narrowphase/manifold.hpp>
 #include <tumble/narrowphase/sat.hpp>
 #include <tumble/solver/position_solver.hpp>

@@ -5,7 +5,8 @@
 #include <limits>
 #include <string>
 
-#include <tumble/error.hpp>
+#include <tumble/core/assert.hpp>
+#include <tumble/core/error.hpp>
 #include <tumble/narrowphase/validate.hpp>
 
 namespace tumble {
@@ -233,6 +234,7 @@ void LooseOctree::grow_to_fit(const Aabb& box) {
 }
 
 void LooseOctree::link(ProxyId id) {
+    TUMBLE_ASSERT(id < proxies_.size());
     Proxy& p = proxies_[id];
     std::uint32_t index = table_.find(p.key);
     if (index == kFreeSlot) {
@@ -259,8 +261,10 @@ void LooseOctree::link(ProxyId id) {
 }
 
 void LooseOctree::unlink(ProxyId id) {
+    TUMBLE_ASSERT(id < proxies_.size() && proxies_[id].cell < cells_.size());
     Proxy& p = proxies_[id];
     Cell& cell = cells_[p.cell];
+    TUMBLE_ASSERT(p.slot < cell.proxies.size() && cell.proxies[p.slot] == id);
     const ProxyId moved = cell.proxies.back();
     cell.proxies[p.slot] = moved;
     proxies_[moved].slot = p.slot;
@@ -497,6 +501,7 @@ void LooseOctree::search_pairs(PairSearch& search, Parallel& parallel, std::vect
             std::uint32_t o = search.first[i];
             Aabb reach;
             for (const ProxyId id : cells_[search.order[i].second].proxies) {
+                TUMBLE_ASSERT(contains(id) && proxies_[id].cell == search.order[i].second);
                 const Aabb& box = proxies_[id].box;
                 search.ids[o] = id;
                 search.boxes[o] = box;
@@ -533,8 +538,10 @@ void LooseOctree::query(const Aabb& box, std::vector<ProxyId>& out) const {
     for (int level = 0; level <= max_depth_; ++level) {
         if (level_count_[level] == 0) continue;
         for_each_cell_in_range(level, box, [&](const Cell& cell) {
-            for (const ProxyId id : cell.proxies)
+            for (const ProxyId id : cell.proxies) {
+                TUMBLE_ASSERT(contains(id));
                 if (proxies_[id].box.overlaps(box)) out.push_back(id);
+            }
         });
     }
 }

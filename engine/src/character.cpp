@@ -23,7 +23,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include <tumble/error.hpp>
+#include <tumble/core/checks.hpp>
+#include <tumble/core/error.hpp>
 #include <tumble/narrowphase/sat.hpp>
 #include <tumble/narrowphase/contact_policy.hpp>
 
@@ -33,7 +34,7 @@ namespace tumble {
 
 void validate(const CharacterSettings& s) {
     const auto bad = [](const std::string& what) { throw InvalidArgument("CharacterSettings: " + what); };
-    if (!(std::isfinite(s.up.x) && std::isfinite(s.up.y) && std::isfinite(s.up.z)) ||
+    if (!all_finite(s.up) ||
         !(std::abs(glm::length(s.up) - 1.0f) <= 1e-3f))
         bad("up must be a finite unit vector");
     if (!(s.max_slope >= 0.0f && s.max_slope < 1.5707963f))
@@ -210,8 +211,7 @@ CharacterMove World::move_and_slide(BodyId character, const glm::vec3& desired_d
     if (!body.kinematic)
         throw InvalidArgument("World::move_and_slide: body {" + std::to_string(character.index) + ", " +
                               std::to_string(character.generation) + "} is not kinematic (BodyDef::kinematic)");
-    if (!(std::isfinite(desired_displacement.x) && std::isfinite(desired_displacement.y) &&
-          std::isfinite(desired_displacement.z)))
+    if (!all_finite(desired_displacement))
         throw InvalidArgument("World::move_and_slide: desired_displacement is not finite");
     validate(settings);
 

@@ -8,7 +8,7 @@
 
 #include <tiny_obj_loader.h>
 
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 #include <tumble/narrowphase/validate.hpp>
 
 namespace tumble {

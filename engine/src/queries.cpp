@@ -8,7 +8,8 @@
 #include <limits>
 #include <utility>
 
-#include <tumble/error.hpp>
+#include <tumble/core/checks.hpp>
+#include <tumble/core/error.hpp>
 #include <tumble/narrowphase/sat.hpp>
 #include <tumble/narrowphase/sweep.hpp>
 #include <tumble/narrowphase/validate.hpp>
@@ -23,11 +24,9 @@ namespace {
 // its length (so that sliding along a surface, which leaves round-off in the normal direction, is not blocked).
 constexpr double kSweepInto = 1e-4;
 
-bool finite3(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
 void check_ray(const glm::vec3& origin, const glm::vec3& direction, float max_distance, const char* where) {
-    if (!finite3(origin)) throw InvalidArgument(std::string(where) + ": origin is not finite");
-    if (!finite3(direction)) throw InvalidArgument(std::string(where) + ": direction is not finite");
+    if (!all_finite(origin)) throw InvalidArgument(std::string(where) + ": origin is not finite");
+    if (!all_finite(direction)) throw InvalidArgument(std::string(where) + ": direction is not finite");
     if (glm::dot(glm::dvec3(direction), glm::dvec3(direction)) == 0.0)
         throw InvalidArgument(std::string(where) + ": direction is zero");
     if (!(max_distance >= 0.0f))
@@ -43,6 +42,13 @@ QueryFilter without_wake(QueryFilter filter) {
 // The non-const queries run the const ones and then wake the bodies they report.
 void wake_reported(World::Impl& world, BodyId body) {
     if (!body.is_null()) world.wake_body(body.index);
+}
+
+// The argument checks of sweep_box, shared by World::sweep_box (which checks before it looks at filter.wake, as the
+// other queries do) and World::Impl::sweep_box (which the step's CCD and move_and_slide call directly).
+void check_sweep(const Obb& box, const glm::vec3& displacement, const char* where) {
+    require_valid(box, std::string(where) + ": box");
+    if (!all_finite(displacement)) throw InvalidArgument(std::string(where) + ": displacement is not finite");
 }
 
 void reject_wake(const QueryFilter& filter, const char* where) {
@@ -180,8 +186,7 @@ OverlapResult World::Impl::overlap_box(const Obb& box, const QueryFilter& filter
 
 std::optional<BoxSweepHit> World::Impl::sweep_box(const Obb& box, const glm::vec3& displacement,
                                                   const QueryFilter& filter, const char* where) const {
-    require_valid(box, std::string(where) + ": box");
-    if (!finite3(displacement)) throw InvalidArgument(std::string(where) + ": displacement is not finite");
+    check_sweep(box, displacement, where);
     const glm::dvec3 d(displacement);
     const double travel = glm::length(d);
     const Aabb swept = box.aabb().merged(Obb{box.center + displacement, box.axes, box.half_extents}.aabb());
@@ -262,7 +267,10 @@ std::optional<BoxSweepHit> World::Impl::sweep_box(const Obb& box, const glm::vec
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// World members
+// World members. Each query is a pair overloaded on constness (docs/architecture.md, "Errors"): the const one checks
+// its arguments, then refuses filter.wake, then answers; the non-const one runs the const one with filter.wake
+// cleared and wakes what it reports. Both therefore give the same answer and throw the same InvalidArgument for the
+// same bad arguments; the only difference is that a non-const call may wake bodies.
 
 std::optional<RaycastHit> World::raycast(const glm::vec3& origin, const glm::vec3& direction, float max_distance,
                                          const QueryFilter& filter) const {
@@ -313,6 +321,7 @@ OverlapResult World::overlap_box(const Obb& box, const QueryFilter& filter) {
 
 std::optional<BoxSweepHit> World::sweep_box(const Obb& box, const glm::vec3& displacement,
                                             const QueryFilter& filter) const {
+    check_sweep(box, displacement, "World::sweep_box");
     reject_wake(filter, "World::sweep_box");
     return impl_->sweep_box(box, displacement, filter, "World::sweep_box");
 }

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 #include <tumble/narrowphase/validate.hpp>
 
 namespace tumble {

@@ -39,7 +39,7 @@
 #include <type_traits>
 #include <vector>
 
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 
 namespace tumble {
 namespace {

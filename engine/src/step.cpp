@@ -83,6 +83,7 @@ void World::Impl::integrate_stage() {
     scratch.end_orientation.resize(n);
     for (std::uint32_t k = 0; k < n; ++k) {
         const Body& b = state.bodies[state.awake[k]];
+        TUMBLE_ASSERT(b.alive && b.awake && proxy_in_sync(state.awake[k]));
         SolverBody& s = scratch.solver_bodies[k];
         s = solver_body_of(b);
         scratch.start_position[k] = b.position;
@@ -150,10 +151,13 @@ void World::Impl::broadphase_stage() {
     Parallel& par = parallel();
     scratch.proxy_pairs.clear();
     state.active.find_pairs(scratch.proxy_pairs, par);
-    for (const ProxyPair& p : scratch.proxy_pairs)
-        consider(static_cast<std::uint32_t>(state.active.user_data(p.a)),
-                 static_cast<std::uint32_t>(state.active.user_data(p.b)), scratch.candidate_pairs,
-                 scratch.sensor_pairs);
+    for (const ProxyPair& p : scratch.proxy_pairs) {
+        const auto x = static_cast<std::uint32_t>(state.active.user_data(p.a));
+        const auto y = static_cast<std::uint32_t>(state.active.user_data(p.b));
+        TUMBLE_ASSERT(proxy_in_sync(x) && state.bodies[x].awake && state.bodies[x].proxy == p.a);
+        TUMBLE_ASSERT(proxy_in_sync(y) && state.bodies[y].awake && state.bodies[y].proxy == p.b);
+        consider(x, y, scratch.candidate_pairs, scratch.sensor_pairs);
+    }
     // Pairs with resting bodies: one query per awake body, in chunks whose results are appended in chunk order.
     const std::size_t chunks = chunk_count(n, kBodyGrain);
     if (scratch.chunk_scratch.size() < chunks) scratch.chunk_scratch.resize(chunks);
@@ -164,9 +168,11 @@ void World::Impl::broadphase_stage() {
         for (std::size_t k = begin; k < end; ++k) {
             c.proxies.clear();
             state.resting.query(state.active.aabb(state.bodies[state.awake[k]].proxy), c.proxies);
-            for (ProxyId p : c.proxies)
-                consider(state.awake[k], static_cast<std::uint32_t>(state.resting.user_data(p)), c.candidates,
-                         c.sensors);
+            for (ProxyId p : c.proxies) {
+                const auto slot = static_cast<std::uint32_t>(state.resting.user_data(p));
+                TUMBLE_ASSERT(proxy_in_sync(slot) && !state.bodies[slot].awake && state.bodies[slot].proxy == p);
+                consider(state.awake[k], slot, c.candidates, c.sensors);
+            }
         }
     });
     for (std::size_t c = 0; c < chunks; ++c) {
@@ -427,6 +433,8 @@ void World::Impl::solve_stage() {
 // Stage 5. The solver's poses and velocities back to the bodies; forces and torques of the step cleared.
 void World::Impl::velocities_stage() {
     for (std::uint32_t k = 0; k < scratch.awake_count; ++k) {
+        TUMBLE_ASSERT(state.awake[k] < state.bodies.size() && state.bodies[state.awake[k]].alive &&
+                      scratch.solver_slot[k] == state.awake[k]);
         Body& b = state.bodies[state.awake[k]];
         const SolverBody& s = scratch.solver_bodies[k];
         b.position = s.position;

@@ -9,26 +9,25 @@
 
 #include <tumble/broadphase/loose_octree.hpp>
 #include <tumble/broadphase/mesh_index.hpp>
-#include <tumble/error.hpp>
+#include <tumble/core/checks.hpp>
+#include <tumble/core/error.hpp>
 #include <tumble/narrowphase/sat.hpp>
 #include <tumble/narrowphase/validate.hpp>
 
 namespace tumble {
 namespace {
 
-bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
 std::string describe(const glm::vec3& v) {
     return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
 }
 
 void require_finite(const glm::vec3& v, const char* where, const char* what) {
-    if (!finite(v)) throw InvalidArgument(std::string(where) + ": " + what + " " + describe(v) + " is not finite");
+    if (!all_finite(v)) throw InvalidArgument(std::string(where) + ": " + what + " " + describe(v) + " is not finite");
 }
 
 // Unit quaternion from user input, or an exception. A length within 1e-3 of one is normalised.
 glm::quat checked_orientation(const glm::quat& q, const char* where) {
-    if (!(std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z)))
+    if (!all_finite(q))
         throw InvalidArgument(std::string(where) + ": orientation is not finite");
     const float len = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
     if (!(std::abs(len - 1.0f) <= 1e-3f))

@@ -30,7 +30,8 @@
 #include <tumble/engine/world.hpp>
 #include <tumble/solver/position_solver.hpp>
 
-#include "thread_pool.hpp"
+#include <tumble/core/assert.hpp>
+#include <tumble/core/thread_pool.hpp>
 
 namespace tumble {
 
@@ -258,6 +259,13 @@ struct World::Impl {
     Aabb proxy_box(const Body& b) const { return state.proxy_box(b); }
     LooseOctree& tree_of(const Body& b) { return state.tree_of(b); }
     const LooseOctree& tree_of(const Body& b) const { return state.tree_of(b); }
+    // The invariant TUMBLE_ASSERT checks where the step reads the octrees: `slot` holds a live body whose proxy is in
+    // the octree its `awake` flag selects and carries the slot as its user data.
+    bool proxy_in_sync(std::uint32_t slot) const {
+        if (slot >= state.bodies.size() || !state.bodies[slot].alive) return false;
+        const LooseOctree& tree = tree_of(state.bodies[slot]);
+        return tree.contains(state.bodies[slot].proxy) && tree.user_data(state.bodies[slot].proxy) == slot;
+    }
     // True when the body belongs in the awake set: a dynamic body not asleep, or a kinematic body with a velocity or
     // an angular velocity.
     static bool wants_awake(const Body& b) {

@@ -12,7 +12,7 @@
 // F_k > E on all fifteen proves "overlapping"; otherwise the scalar test decides. The constants, with those of the
 // scalar tests they must agree with (the face bias, the parallel-edge skip), are in sat_bounds.hpp.
 
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 #include <tumble/narrowphase/batch.hpp>
 #include <tumble/narrowphase/sat.hpp>
 

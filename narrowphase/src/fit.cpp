@@ -16,7 +16,7 @@
 
 #include <Eigen/Eigenvalues>
 
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 
 #include "convex_hull.hpp"
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 #include <tumble/narrowphase/validate.hpp>
 
 namespace tumble {

@@ -2,53 +2,28 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <type_traits>
 
-#include <tumble/error.hpp>
+#include <tumble/core/checks.hpp>
 
 namespace tumble {
-namespace {
-
-const char* const kAxisName[3] = {"x", "y", "z"};
-
-std::string number(double v) {
-    std::ostringstream s;
-    s.precision(9);
-    s << v;
-    return s.str();
-}
-
-template <class T>
-bool finite(const Vec3T<T>& v) {
-    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-
-template <class T>
-std::string first_non_finite(const Vec3T<T>& v, const std::string& name) {
-    for (int k = 0; k < 3; ++k)
-        if (!std::isfinite(v[k])) return name + "." + kAxisName[k] + " is " + number(static_cast<double>(v[k])) + " (must be finite)";
-    return {};
-}
-
-}  // namespace
 
 template <class T>
 std::string validate_rotation(const Mat3T<T>& m) {
     for (int i = 0; i < 3; ++i) {
-        std::string p = first_non_finite(m[i], std::string("column ") + std::to_string(i));
+        std::string p = check_finite(m[i], "column " + std::to_string(i));
         if (!p.empty()) return p;
     }
     for (int i = 0; i < 3; ++i) {
         const double len = std::sqrt(glm::dot(glm::dvec3(m[i]), glm::dvec3(m[i])));
         if (std::abs(len - 1.0) > kOrthonormalTolerance)
-            return std::string("axis ") + kAxisName[i] + " has length " + number(len) +
+            return "axis " + component_name(i) + " has length " + format_number(len) +
                    " (a rotation needs unit axes; is there a scale in the matrix?)";
         for (int j = i + 1; j < 3; ++j) {
             const double d = glm::dot(glm::dvec3(m[i]), glm::dvec3(m[j]));
             if (std::abs(d) > kOrthonormalTolerance)
-                return std::string("axes ") + kAxisName[i] + " and " + kAxisName[j] + " have dot product " + number(d) +
-                       " (a rotation needs orthogonal axes; is there a shear in the matrix?)";
+                return "axes " + component_name(i) + " and " + component_name(j) + " have dot product " +
+                       format_number(d) + " (a rotation needs orthogonal axes; is there a shear in the matrix?)";
         }
     }
     return {};
@@ -56,13 +31,13 @@ std::string validate_rotation(const Mat3T<T>& m) {
 
 template <class T>
 std::string validate(const ObbT<T>& box) {
-    std::string p = first_non_finite(box.center, "center");
-    if (p.empty()) p = first_non_finite(box.half_extents, "half_extents");
+    std::string p = check_finite(box.center, "center");
+    if (p.empty()) p = check_finite(box.half_extents, "half_extents");
     if (!p.empty()) return p;
     for (int k = 0; k < 3; ++k)
         if (box.half_extents[k] < T(0))
-            return std::string("half_extents.") + kAxisName[k] + " is " + number(static_cast<double>(box.half_extents[k])) +
-                   " (must be >= 0)";
+            return "half_extents." + component_name(k) + " is " +
+                   format_number(static_cast<double>(box.half_extents[k])) + " (must be >= 0)";
     p = validate_rotation(box.axes);
     if (!p.empty()) return "axes: " + p;
     return {};
@@ -70,21 +45,21 @@ std::string validate(const ObbT<T>& box) {
 
 template <class T>
 std::string validate(const AabbT<T>& box) {
-    std::string p = first_non_finite(box.min, "min");
-    if (p.empty()) p = first_non_finite(box.max, "max");
+    std::string p = check_finite(box.min, "min");
+    if (p.empty()) p = check_finite(box.max, "max");
     if (!p.empty()) return p;
     for (int k = 0; k < 3; ++k)
         if (box.min[k] > box.max[k])
-            return std::string("min.") + kAxisName[k] + " (" + number(static_cast<double>(box.min[k])) + ") is above max." +
-                   kAxisName[k] + " (" + number(static_cast<double>(box.max[k])) + ")";
+            return "min." + component_name(k) + " (" + format_number(static_cast<double>(box.min[k])) +
+                   ") is above max." + component_name(k) + " (" + format_number(static_cast<double>(box.max[k])) + ")";
     return {};
 }
 
 template <class T>
 std::string validate(const TriangleT<T>& tri) {
-    std::string p = first_non_finite(tri.a, "a");
-    if (p.empty()) p = first_non_finite(tri.b, "b");
-    if (p.empty()) p = first_non_finite(tri.c, "c");
+    std::string p = check_finite(tri.a, "a");
+    if (p.empty()) p = check_finite(tri.b, "b");
+    if (p.empty()) p = check_finite(tri.c, "c");
     if (!p.empty()) return p;
     // |n| <= kDegenerateTriangleEpsilon * (longest edge)^2: see validate.hpp.
     const glm::dvec3 a(tri.a), b(tri.b), c(tri.c);
@@ -92,7 +67,7 @@ std::string validate(const TriangleT<T>& tri) {
     const glm::dvec3 n = glm::cross(b - a, c - a);
     if (!(glm::dot(n, n) > kDegenerateTriangleEpsilon * kDegenerateTriangleEpsilon * e2 * e2))
         return "the triangle is degenerate (collinear or coincident vertices, area " +
-               number(0.5 * std::sqrt(glm::dot(n, n))) + " m^2)";
+               format_number(0.5 * std::sqrt(glm::dot(n, n))) + " m^2)";
     return {};
 }
 
@@ -105,8 +80,7 @@ void require_valid(const Shape& shape, std::string_view what) {
             ok = ok && std::isfinite(shape.min[k]) && std::isfinite(shape.max[k]) && shape.min[k] <= shape.max[k];
         if (ok) return;
     }
-    const std::string problem = validate(shape);
-    if (!problem.empty()) throw InvalidArgument(std::string(what) + ": " + problem);
+    require_ok(validate(shape), what);
 }
 
 template std::string validate_rotation<float>(const Mat3T<float>&);

@@ -7,7 +7,7 @@
 #include <iterator>
 #include <sstream>
 
-#include <tumble/error.hpp>
+#include <tumble/core/error.hpp>
 
 namespace tumble::viewer {
 namespace {

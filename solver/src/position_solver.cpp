@@ -11,7 +11,8 @@
 #include <cmath>
 #include <string>
 
-#include <tumble/error.hpp>
+#include <tumble/core/assert.hpp>
+#include <tumble/core/error.hpp>
 
 namespace tumble {
 
@@ -299,6 +300,20 @@ void PositionSolver::schedule_islands(int threads) {
 void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds, const glm::vec3& gravity,
                            float dt, const SolverSettings& settings, Parallel& parallel) {
     const std::size_t n = bodies.size();
+    if constexpr (kAssertsEnabled) {
+        // The engine's contract (position_solver.hpp): indices in range, at most 4 points, inverse masses and
+        // inertias >= 0 (not NaN; +infinity is what a denormal mass or inertia that create_body accepts gives).
+        for (const SolverBody& b : bodies) {
+            TUMBLE_ASSERT(b.inverse_mass >= 0.0f);
+            TUMBLE_ASSERT(b.inverse_inertia.x >= 0.0f && b.inverse_inertia.y >= 0.0f && b.inverse_inertia.z >= 0.0f);
+            TUMBLE_ASSERT(b.motion == Motion::dynamic ||
+                          (b.inverse_mass == 0.0f && b.inverse_inertia == glm::vec3(0.0f)));
+        }
+        for (const ContactManifold& m : manifolds) {
+            TUMBLE_ASSERT(m.a < n && (m.b < n || m.b == kStaticGeometry) && m.a != m.b);
+            TUMBLE_ASSERT(m.count >= 0 && m.count <= 4);
+        }
+    }
     start_position_.resize(n);
     start_orientation_.resize(n);
     prev_position_.resize(n);
@@ -383,6 +398,19 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
     const std::uint32_t body_count = body_begin_[island + 1] - body_begin_[island];
     const std::uint32_t* manifold_list = island_manifolds_.data() + manifold_begin_[island];
     const std::uint32_t manifold_count = manifold_begin_[island + 1] - manifold_begin_[island];
+    if constexpr (kAssertsEnabled) {
+        // build_islands: an island lists dynamic bodies and the manifolds that touch one of them, all in range.
+        TUMBLE_ASSERT(island < island_count_);
+        for (std::uint32_t i = 0; i < body_count; ++i)
+            TUMBLE_ASSERT(body_list[i] < bodies.size() && bodies[body_list[i]].motion == Motion::dynamic &&
+                          body_island_[body_list[i]] == island);
+        for (std::uint32_t k = 0; k < manifold_count; ++k) {
+            TUMBLE_ASSERT(manifold_list[k] < manifolds.size());
+            const ContactManifold& m = manifolds[manifold_list[k]];
+            TUMBLE_ASSERT((m.a != kStaticGeometry && body_island_[m.a] == island) ||
+                          (m.b != kStaticGeometry && body_island_[m.b] == island));
+        }
+    }
 
     // A contact side at substep end time t (seconds from the start of the step).
     auto side = [&](std::uint32_t index, float t) {

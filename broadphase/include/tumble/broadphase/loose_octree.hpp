@@ -34,7 +34,7 @@
 #include <vector>
 
 #include <tumble/narrowphase/shapes.hpp>
-#include <tumble/parallel.hpp>
+#include <tumble/core/parallel.hpp>
 
 namespace tumble {
 

@@ -2,29 +2,23 @@
 /// @file
 /// Handles of bodies and meshes, and collision layers.
 
-#include <compare>
 #include <cstdint>
+
+#include <tumble/core/slot_id.hpp>
 
 namespace tumble {
 
 /// Stable handle of a body: a slot index and a generation that changes when the slot is reused, so a handle to a
 /// destroyed body is detected (`World::is_valid`) instead of silently naming another body. Zero-initialised is null.
-struct BodyId {
-    std::uint32_t index = 0;
-    std::uint32_t generation = 0;  ///< 0 only for the null id
-    bool is_null() const { return generation == 0; }
-    friend bool operator==(const BodyId&, const BodyId&) = default;
-    friend auto operator<=>(const BodyId&, const BodyId&) = default;
-};
+/// Members `index`, `generation` (0 only for the null id), `is_null()`, `==` and `<=>` (see SlotId). It is the core
+/// handle template `SlotId` with a tag of its own: `BodyId{}`, `BodyId{index, generation}` and comparisons work as
+/// for any aggregate, but it cannot be forward-declared as a struct.
+struct BodyIdTag;  ///< tag type of BodyId (never defined)
+using BodyId = SlotId<BodyIdTag>;
 
-/// Stable handle of a static mesh, same scheme as BodyId.
-struct MeshId {
-    std::uint32_t index = 0;
-    std::uint32_t generation = 0;
-    bool is_null() const { return generation == 0; }
-    friend bool operator==(const MeshId&, const MeshId&) = default;
-    friend auto operator<=>(const MeshId&, const MeshId&) = default;
-};
+/// Stable handle of a static mesh, same scheme as BodyId (a distinct type: a MeshId never converts to a BodyId).
+struct MeshIdTag;  ///< tag type of MeshId (never defined)
+using MeshId = SlotId<MeshIdTag>;
 
 /// Collision layers are the bits of a 64-bit word. Two shapes collide when each one's `layer` has a bit in the other's
 /// `mask`: (a.layer & b.mask) != 0 && (b.layer & a.mask) != 0 (Box2D's category and mask bits). The check runs in

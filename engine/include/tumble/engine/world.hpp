@@ -253,7 +253,10 @@ public:
 
     // ---- Queries (engine/src/queries.cpp, docs/game.md). All go through the broadphase: the loose octrees for
     // bodies, each mesh's BVH for triangles, then exact tests. They see bodies where the last step (or a setter)
-    // left them. The const versions throw `InvalidArgument` when `filter.wake` is set (waking changes the world).
+    // left them. Each comes as a pair overloaded on constness that gives the same answer and throws the same
+    // `InvalidArgument` for bad arguments (checked first); the only difference is `filter.wake`: the non-const
+    // overload wakes the sleeping bodies it reports, the const one throws `InvalidArgument` when it is set (waking
+    // changes the world).
 
     /// Closest hit of the ray `origin + t * unit(direction)`, t in [0, max_distance] metres, with a body (exact ray
     /// against its box) or a mesh triangle (front faces only unless `filter.back_faces`). A ray starting inside a

@@ -1,7 +1,9 @@
 #pragma once
 /// @file
 /// Checks of shapes against the domain the narrowphase and the engine expect. The engine calls these at its API
-/// boundary; user code can call them on its own shapes.
+/// boundary; user code can call them on its own shapes. They follow the convention of `<tumble/core/checks.hpp>`
+/// (which holds the shape-independent checks they are built on): `validate` returns the problem as a sentence,
+/// empty when there is none, and `require_valid` throws it.
 
 #include <string>
 #include <string_view>

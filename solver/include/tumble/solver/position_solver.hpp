@@ -35,7 +35,7 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
-#include <tumble/parallel.hpp>
+#include <tumble/core/parallel.hpp>
 
 namespace tumble {
 
@@ -167,8 +167,11 @@ public:
     /// Overlap a point had at the start of the step is removed without speed (split impulse, beyond 1 mm) and no
     /// point is pushed out faster than its approach speed plus 3 m/s in a substep.
     /// Islands (dynamic bodies linked by manifolds) run independently on `parallel`; the result is bit-identical for
-    /// any number of threads. Manifold and body indices must be valid and bodies' quaternions unit length (not
-    /// checked: the engine builds them); `settings` must satisfy `validate`. Writes each point's normal_impulse.
+    /// any number of threads. Manifold and body indices must be valid (a != b, each < bodies.size() or b ==
+    /// kStaticGeometry), counts 0..4, inverse masses and inertias >= 0 and 0 for bodies that are not dynamic, and
+    /// bodies' quaternions unit length: the engine builds them so, release builds do not check, builds with
+    /// assertions check all but the quaternions with TUMBLE_ASSERT (`<tumble/core/assert.hpp>`). `settings` must
+    /// satisfy `validate`. Writes each point's normal_impulse.
     void solve(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds, const glm::vec3& gravity, float dt,
                const SolverSettings& settings, Parallel& parallel = serial());
 

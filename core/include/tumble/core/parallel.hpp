@@ -1,11 +1,13 @@
 #pragma once
 /// @file
-/// How Tumble's modules hand independent work to threads without depending on a thread library.
+/// How Tumble's modules hand independent work to threads without depending on a thread library (module tumble::core;
+/// `<tumble/parallel.hpp>` forwards here).
 ///
 /// Work is split into chunks whose boundaries depend only on the item count and a grain size, never on the number of
 /// threads: chunk c is [c * grain, min((c + 1) * grain, count)). Code that computes a result per chunk and merges the
-/// chunks in order therefore gets bit-identical results with any number of threads. The engine provides a thread
-/// pool (WorldSettings::threads); everything else takes a `Parallel&` and defaults to `serial()`.
+/// chunks in order therefore gets bit-identical results with any number of threads. `ThreadPool`
+/// (`<tumble/core/thread_pool.hpp>`) runs them on threads, and the engine owns one sized by WorldSettings::threads;
+/// everything else takes a `Parallel&` and defaults to `serial()`.
 
 #include <cstddef>
 #include <type_traits>

@@ -1,4 +1,6 @@
-#include "thread_pool.hpp"
+// ThreadPool (thread_pool.hpp): workers parked on a condition variable, chunks handed out by an atomic counter.
+
+#include <tumble/core/thread_pool.hpp>
 
 #include <algorithm>
 
