@@ -310,8 +310,10 @@ void World::Impl::narrowphase_stage() {
                 std::optional<Manifold> m;
                 if (scratch.solver_bodies[p.b].motion == Motion::fixed && swept_for_ccd(p.a))
                     m = impact_manifold(p.a, scratch.start_box[p.b], scratch.candidate_toi[k]);
-                else if (scratch.solver_bodies[p.a].motion == Motion::fixed && swept_for_ccd(p.b))
-                    if ((m = impact_manifold(p.b, scratch.start_box[p.a], scratch.candidate_toi[k]))) m = reversed(*m);
+                else if (scratch.solver_bodies[p.a].motion == Motion::fixed && swept_for_ccd(p.b)) {
+                    m = impact_manifold(p.b, scratch.start_box[p.a], scratch.candidate_toi[k]);
+                    if (m) m = reversed(*m);
+                }
                 if (!m)
                     m = box_manifold(scratch.start_box[p.a], fa, scratch.start_box[p.b], fb,
                                      margin_of(p.a) + margin_of(p.b));

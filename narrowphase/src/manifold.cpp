@@ -200,8 +200,8 @@ Reference box_reference(const BoxG& b, int r, const dvec3& nr, bool is_a) {
         const int q = (r + 1 + m) % 3;
         const dvec3 u = b.ax[q] / std::sqrt(glm::dot(b.ax[q], b.ax[q]));
         const double w = support(u), c = glm::dot(u, b.c);
-        ref.side[2 * m] = {-u, w - c};     // plane 2m: the - face of axis q
-        ref.side[2 * m + 1] = {u, w + c};  // plane 2m + 1: the + face
+        ref.side[2 * static_cast<std::size_t>(m)] = {-u, w - c};     // plane 2m: the - face of axis q
+        ref.side[2 * static_cast<std::size_t>(m) + 1] = {u, w + c};  // plane 2m + 1: the + face
     }
     ref.sides = 4;
     return ref;

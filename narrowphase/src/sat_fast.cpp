@@ -163,7 +163,7 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
     double over_edge[9];
     unsigned exact;
     if (!filter_edges<6>(
-            bound, [&](auto i, auto j) [[gnu::always_inline]] { return box_edge_closed(p, R, ta, i, j); },
+            bound, [&](auto i, auto j) __attribute__((always_inline)) { return box_edge_closed(p, R, ta, i, j); },
             [&](auto i, auto j) { return box_edge_axis(p, GA, GB, i, j); }, over_edge, exact, trace))
         return 0;
     if constexpr (!kContact) {
@@ -251,7 +251,7 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
     tri_frame_edges(P, Ep);
     unsigned exact;
     if (!filter_edges<4>(
-            bound, [&](auto i, auto j) [[gnu::always_inline]] { return tri_edge_closed(e, P, Ep, i, j); },
+            bound, [&](auto i, auto j) __attribute__((always_inline)) { return tri_edge_closed(e, P, Ep, i, j); },
             [&](auto i, auto j) { return tri_edge_axis(p, GA, te, i, j); }, over_edge, exact, trace))
         return 0;
     if constexpr (!kContact) {

@@ -45,8 +45,9 @@ int main(int argc, char** argv) {
         for (int i = 0; i < 300; ++i) {
             tumble::BodyDef box;
             const int column = i % 25;
-            box.position = spawn + glm::vec3(0.45f * static_cast<float>(column % 5) - 0.9f, 0.45f * static_cast<float>(i / 25),
-                                             0.45f * static_cast<float>(column / 5) - 0.9f);
+            const int layer = i / 25, row = column / 5;  // whole layers and rows of the 5 x 5 grid
+            box.position = spawn + glm::vec3(0.45f * static_cast<float>(column % 5) - 0.9f,
+                                             0.45f * static_cast<float>(layer), 0.45f * static_cast<float>(row) - 0.9f);
             box.half_extents = glm::vec3(0.2f);
             boxes.push_back(world.create_body(box));
         }

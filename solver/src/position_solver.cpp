@@ -576,7 +576,7 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                 ContactManifold& m = manifolds[mi];
                 Side a = side(m.a, t), b = side(m.b, t);
                 const glm::vec3 n = m.normal;
-                Point* sp = points_.data() + 4 * mi;
+                Point* sp = points_.data() + 4 * static_cast<std::size_t>(mi);
                 for (int local = 0; local < kPositionPasses; ++local) {
                     float deepest = 0.0f;
                     for (int p = 0; p < m.count; ++p) {

@@ -299,7 +299,12 @@ int main(int argc, char** argv) {
     }
 
     try {
-        const View view = *parse_view(view_text);
+        const std::optional<View> parsed_view = parse_view(view_text);  // view_check accepted it; checked again
+        if (!parsed_view) {
+            std::fprintf(stderr, "tumble: unknown view '%s' (top, side, front or iso)\n", view_text.c_str());
+            return kBadInput;
+        }
+        const View view = *parsed_view;
         if (*run) return cmd_run(scene, steps, record, every);
         if (*bless_cmd) return cmd_bless(scene, out);
         if (*check_cmd) return cmd_check(scene, golden, tolerance, pictures, view);

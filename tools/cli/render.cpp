@@ -145,7 +145,11 @@ glm::vec3 shade(const glm::vec3& base, const glm::dvec3& normal) {
     return base * static_cast<float>(look::shade_factor(normal));
 }
 
-std::uint8_t to_byte(float v) { return static_cast<std::uint8_t>(std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f); }
+// Rounds to the nearest byte: the clamped value is >= 0, where adding 0.5 and truncating is rounding half up.
+std::uint8_t to_byte(float v) {
+    // NOLINTNEXTLINE(bugprone-incorrect-roundings)
+    return static_cast<std::uint8_t>(std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f);
+}
 
 void draw_text(Picture& pic, int x, int y, const std::string& text, int scale) {
     if (text.empty()) return;
@@ -161,8 +165,8 @@ void draw_text(Picture& pic, int x, int y, const std::string& text, int scale) {
             for (int k = 0; k < 3; ++k) p[k] = static_cast<std::uint8_t>((p[k] + 3 * 250) / 4);
         }
     for (int q = 0; q < quads; ++q) {
-        const float* v0 = reinterpret_cast<const float*>(buffer.data() + q * 64);
-        const float* v2 = reinterpret_cast<const float*>(buffer.data() + q * 64 + 32);
+        const float* v0 = reinterpret_cast<const float*>(buffer.data() + static_cast<std::ptrdiff_t>(q) * 64);
+        const float* v2 = reinterpret_cast<const float*>(buffer.data() + static_cast<std::ptrdiff_t>(q) * 64 + 32);
         const int qx0 = x + static_cast<int>(v0[0] * static_cast<float>(scale)), qy0 = y + static_cast<int>(v0[1] * static_cast<float>(scale));
         const int qx1 = x + static_cast<int>(v2[0] * static_cast<float>(scale)), qy1 = y + static_cast<int>(v2[1] * static_cast<float>(scale));
         for (int py = std::max(0, qy0); py < std::min(pic.height, qy1); ++py)
