@@ -91,6 +91,10 @@ TEST(World, BadInputIsRejectedAndTheWorldIsUnchanged) {
     d = box_at({0, 0, 0});
     d.mass = -1;
     expect_rejected([&] { w.create_body(d); }, "mass");
+    // A dynamic mass above 0 but below a milligram: its inverse times a contact impulse overflowed to a NaN pose.
+    d = box_at({0, 0, 0});
+    d.mass = std::numeric_limits<float>::min();
+    expect_rejected([&] { w.create_body(d); }, "kMinDynamicMass");
     d = box_at({0, 0, 0});
     d.orientation = glm::quat(2, 0, 0, 0);
     expect_rejected([&] { w.create_body(d); }, "orientation");
@@ -100,6 +104,8 @@ TEST(World, BadInputIsRejectedAndTheWorldIsUnchanged) {
     expect_rejected([&] { w.step(0.0f); }, "dt");
     expect_rejected([&] { w.step(nan); }, "dt");
     expect_rejected([&] { w.step(-kDt); }, "dt");
+    expect_rejected([&] { w.step(6.1e-42f); }, "kMinStep");  // denormal: the substep's division overflowed to NaN
+    expect_rejected([&] { w.step(0.5f * tumble::kMinStep); }, "kMinStep");
     BodyId first{};
     w.for_each_body([&](BodyId id) { if (first.is_null()) first = id; });
     expect_rejected([&] { w.set_position(first, {0, nan, 0}); }, "position");

@@ -376,7 +376,11 @@ private:
                                  "broadphase_margin"});
         WorldSettings& s = scene.settings;
         if (w.contains("gravity")) s.gravity = vec3(w["gravity"], join(path, "gravity"), "m/s^2");
-        if (w.contains("dt")) scene.dt = number_at_least(w["dt"], join(path, "dt"), 0.0f, true, "seconds");
+        if (w.contains("dt")) {
+            scene.dt = number_at_least(w["dt"], join(path, "dt"), 0.0f, true, "seconds");
+            if (scene.dt < kMinStep)
+                fail(join(path, "dt"), "expected a number >= 1e-6 (seconds, kMinStep), got " + w["dt"].dump());
+        }
         if (w.contains("broadphase_margin"))
             s.broadphase_margin = number_at_least(w["broadphase_margin"], join(path, "broadphase_margin"), 0.0f, false,
                                                   "metres");
@@ -485,7 +489,12 @@ private:
             if (is_static && b.contains("angular_velocity"))
                 fail(join(path, "angular_velocity"), "a static box never moves: it cannot have an angular velocity");
             box.def.mass = is_static ? 0.0f : 1.0f;
-            if (b.contains("mass")) box.def.mass = number_at_least(b["mass"], join(path, "mass"), 0.0f, true, "kilograms");
+            if (b.contains("mass")) {
+                box.def.mass = number_at_least(b["mass"], join(path, "mass"), 0.0f, true, "kilograms");
+                if (box.def.mass < kMinDynamicMass)
+                    fail(join(path, "mass"),
+                         "expected a number >= 1e-6 (kilograms, kMinDynamicMass), got " + b["mass"].dump());
+            }
             if (b.contains("velocity")) box.def.velocity = vec3(b["velocity"], join(path, "velocity"), "m/s");
             if (b.contains("angular_velocity"))
                 box.def.angular_velocity = vec3(b["angular_velocity"], join(path, "angular_velocity"), "rad/s");

@@ -58,6 +58,9 @@ void check_body_def(const BodyDef& def, const char* where) {
     if (!(std::isfinite(def.mass) && def.mass >= 0.0f))
         throw InvalidArgument(std::string(where) + ": mass " + std::to_string(def.mass) +
                               " must be finite and >= 0 (0 makes the body static)");
+    if (def.mass > 0.0f && def.mass < kMinDynamicMass && !def.kinematic)
+        throw InvalidArgument(std::string(where) + ": mass " + format_number(def.mass) +
+                              " kg is below kMinDynamicMass (1e-6 kg) and above 0 (0 makes the body static)");
     checked_orientation(def.orientation, where);
 }
 
@@ -470,8 +473,9 @@ std::size_t World::mesh_triangle_count(MeshId id) const { return impl_->live_mes
 // The step
 
 void World::step(float dt) {
-    if (!(std::isfinite(dt) && dt > 0.0f))
-        throw InvalidArgument("World::step: dt is " + std::to_string(dt) + " (must be finite and > 0 seconds)");
+    if (!(std::isfinite(dt) && dt >= kMinStep))
+        throw InvalidArgument("World::step: dt is " + format_number(dt) +
+                              " (must be finite and >= kMinStep, 1e-6 seconds)");
     impl_->step(dt);
 }
 

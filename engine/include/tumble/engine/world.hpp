@@ -44,6 +44,14 @@
 
 namespace tumble {
 
+/// Smallest mass of a dynamic body, kilograms (a milligram). Below it the inverse mass times a contact's impulse
+/// overflows float within a step and the pose becomes NaN; `create_body` and scene files refuse such masses.
+inline constexpr float kMinDynamicMass = 1e-6f;
+
+/// Smallest `dt` that `World::step` takes, seconds (a microsecond). The solver divides corrections by the substep
+/// (dt / substeps); a denormal dt made that overflow into NaN velocities.
+inline constexpr float kMinStep = 1e-6f;
+
 /// Description of a box body. All vectors are world frame.
 ///
 /// Kinds of body: dynamic (`mass` > 0: gravity, forces, contacts and friction move and turn it), static (`mass` 0,
@@ -56,7 +64,7 @@ struct BodyDef {
     glm::vec3 half_extents{0.5f};                    ///< metres, >= 0 on every axis
     glm::vec3 velocity{0.0f};                        ///< metres per second (ignored for static bodies)
     glm::vec3 angular_velocity{0.0f};                ///< radians per second, world frame (ignored for static bodies)
-    float mass = 1.0f;                               ///< kilograms, > 0 for a dynamic body; 0 makes the body static
+    float mass = 1.0f;                               ///< kilograms, >= kMinDynamicMass for a dynamic body; 0 static
     /// Coulomb friction coefficient (dimensionless, >= 0), static and dynamic. A pair uses sqrt(a * b) (Box2D v3,
     /// Jolt): a box rests on a slope of angle t when tan(t) <= that. Typical 0.2-1.
     float friction = 0.6f;
@@ -311,8 +319,8 @@ public:
     /// Number of triangles in a mesh. Throws for an invalid id.
     std::size_t mesh_triangle_count(MeshId id) const;
 
-    /// Advances the world by `dt` seconds (finite, > 0; typically 1/60). Throws `InvalidArgument` otherwise,
-    /// before changing anything.
+    /// Advances the world by `dt` seconds (finite, >= kMinStep; typically 1/60). Throws `InvalidArgument`
+    /// otherwise, before changing anything.
     void step(float dt);
 
     /// Contacts present after the last step, those of sleeping bodies included: body pairs first (ordered by the
