@@ -11,14 +11,20 @@
 
 namespace {
 
-void BM_Step_Bullet_btDiscreteDynamicsWorld(benchmark::State& state) {
-    const bench::DropInput& in = bench::drop_input(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+// Bullet's default dynamics world (btDbvtBroadphase, sequential impulse solver) with gravity -9.81 m/s^2 along y.
+struct BulletWorld {
     btDefaultCollisionConfiguration config;
-    btCollisionDispatcher dispatcher(&config);
+    btCollisionDispatcher dispatcher{&config};
     btDbvtBroadphase broadphase;
     btSequentialImpulseConstraintSolver solver;
-    btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &config);
-    world.setGravity(btVector3(0, -9.81f, 0));
+    btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &config};
+    BulletWorld() { world.setGravity(btVector3(0, -9.81f, 0)); }
+};
+
+void BM_Step_Bullet_btDiscreteDynamicsWorld(benchmark::State& state) {
+    const bench::DropInput& in = bench::drop_input(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+    BulletWorld bullet;
+    btDiscreteDynamicsWorld& world = bullet.world;
 
     std::vector<int> indices(in.level.indices.begin(), in.level.indices.end());
     std::vector<btScalar> vertices;
@@ -59,12 +65,8 @@ BENCHMARK(BM_Step_Bullet_btDiscreteDynamicsWorld)->Args({1000, 0})->Args({10000,
 // default settings but deactivation off (Tumble's run has sleeping off). Counter as Tumble's.
 void BM_Pyramid_Bullet_btDiscreteDynamicsWorld(benchmark::State& state) {
     const int base = static_cast<int>(state.range(0));
-    btDefaultCollisionConfiguration config;
-    btCollisionDispatcher dispatcher(&config);
-    btDbvtBroadphase broadphase;
-    btSequentialImpulseConstraintSolver solver;
-    btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &config);
-    world.setGravity(btVector3(0, -9.81f, 0));
+    BulletWorld bullet;
+    btDiscreteDynamicsWorld& world = bullet.world;
     const tumble::BodyDef g = bench::pyramid_ground(base);
     btBoxShape ground_shape(btVector3(g.half_extents.x, g.half_extents.y, g.half_extents.z));
     btDefaultMotionState ground_motion(
