@@ -1,5 +1,7 @@
-// ODE (Debian libode-dev) on the same inputs: dCollide on two box geoms (dBoxBox).
+// ODE (Debian libode-dev) on the same inputs: dCollide on two box geoms (dBoxBox), and on a box geom and a
+// one-triangle dGeomTriMesh (ODE's box-trimesh collider, up to 4 contacts: its counterpart of collide_manifold).
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -41,5 +43,41 @@ void BM_BoxBox_ODE_dCollide(benchmark::State& state) {
     bench::per_pair(state, [&](std::size_t k) { return boxes.collide(k); });
 }
 BENCHMARK(BM_BoxBox_ODE_dCollide);
+
+// One trimesh geom of one triangle per pair (ODE collides a box with a mesh through the mesh's triangles; a mesh
+// of one triangle leaves only the box-triangle work).
+struct OdeBoxTriangles {
+    std::vector<dGeomID> box, mesh;
+    std::vector<dTriMeshDataID> data;
+    std::vector<std::array<float, 9>> vertices;
+    std::vector<std::array<dTriIndex, 3>> indices;
+    OdeBoxTriangles() {
+        dInitODE2(0);
+        const auto& in = bench::box_triangles();
+        vertices.resize(in.size());
+        indices.assign(in.size(), {0, 1, 2});
+        for (std::size_t k = 0; k < in.size(); ++k) {
+            box.push_back(OdeBoxes::make(in[k].box));
+            const glm::vec3 corners[3] = {in[k].tri.a, in[k].tri.b, in[k].tri.c};
+            for (std::size_t v = 0; v < 3; ++v)
+                for (std::size_t c = 0; c < 3; ++c) vertices[k][3 * v + c] = corners[v][static_cast<int>(c)];
+            data.push_back(dGeomTriMeshDataCreate());
+            dGeomTriMeshDataBuildSingle(data.back(), vertices[k].data(), 3 * sizeof(float), 3, indices[k].data(), 3,
+                                        3 * sizeof(dTriIndex));
+            mesh.push_back(dCreateTriMesh(nullptr, data.back(), nullptr, nullptr, nullptr));
+        }
+    }
+    bool collide(std::size_t k) const {
+        dContactGeom contacts[4];
+        return dCollide(box[k], mesh[k], 4, contacts, sizeof(dContactGeom)) > 0;
+    }
+};
+
+void BM_BoxTri_ODE_dCollideBoxTrimesh(benchmark::State& state) {
+    static const OdeBoxTriangles pairs;
+    bench::count_wrong(state, bench::box_triangles(), [&](std::size_t k) { return pairs.collide(k); });
+    bench::per_pair(state, [&](std::size_t k) { return pairs.collide(k); });
+}
+BENCHMARK(BM_BoxTri_ODE_dCollideBoxTrimesh);
 
 }  // namespace
