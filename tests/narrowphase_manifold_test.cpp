@@ -244,6 +244,30 @@ TEST(ManifoldBoxTriangle, EdgeAxisTakenOnATieUsesTheVertexThatTouches) {
     }
 }
 
+TEST(ManifoldBoxTriangle, EdgeAxisTakenOnATieDoesNotPairTheFarEdge) {
+    // Found by fuzz_narrowphase: a box that is a 3.9 mm segment through the vertex a of a thin triangle (touching,
+    // depth 0). The SAT takes the edge axis (box x) x (edge b-c) on the tie; edge b-c lies 1.2 cm away along that
+    // normal, on the triangle's far side, so the closest points of the two edges gave point_a - point_b = 1.2 cm with
+    // depth 0. Across the normal they were as close as the vertex's, so the earlier test (offset across the normal
+    // only) kept the edge; the offset is now measured from the SAT's depth along the normal as well.
+    Obb segment;
+    segment.center = {0, 0, -1.40129846e-45f};
+    segment.half_extents = {0.001953125f, 0, 0};
+    segment.axes = glm::mat3(glm::vec3(-0.0249743462f, -0.0124871563f, -0.999610066f),
+                             glm::vec3(-0.000155959744f, 0.999922037f, -0.0124871563f),
+                             glm::vec3(0.999688029f, -0.000155959744f, -0.0249743462f));
+    const Triangle t{{0, 0, 0}, {9.93935852e-29f, 0.5f, 0}, {0.0119628906f, 0, 0}};
+    const auto m = tumble::collide_manifold(segment, t);
+    ASSERT_TRUE(m);
+    ASSERT_EQ(m->count, 1);
+    const tumble::ManifoldPoint& p = m->points[0];
+    EXPECT_LT(glm::length(p.point_a - p.point_b - p.depth * m->normal), 1e-6f);
+    EXPECT_LT(glm::length(p.point_b - t.a), 1e-6f) << "the touching vertex is a";
+    if (m->axis >= 4) {
+        EXPECT_EQ(tumble::feature_b(p.id), tumble::triangle_vertex_feature(0));
+    }
+}
+
 TEST(Manifold, ShapesWithoutAnyAxisGiveNothing) {
     // Found by fuzz_narrowphase (UBSan: index -1 out of bounds in box_reference): boxes whose axes are all zero leave
     // the SAT no axis at all; collide() reports an overlap on axis -1 and the manifold indexed the reference box's

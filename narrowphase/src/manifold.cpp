@@ -572,10 +572,12 @@ ManifoldT<T> build_manifold(const detail::BoxTriD& p, const detail::SatAxis& s, 
     const double depth = glm::dot(pa - pb, s.normal);
     pts[0] = {pb, keep.signed_depth ? depth : std::max(depth, 0.0), feature_id(fa, triangle_edge_feature(j))};
     // When the SAT took this axis on a tie (a touching pair: several axes at depth 0), edge j may not reach the box
-    // edge at all: the closest points then lie apart across the normal (point_a != point_b + depth * normal; found by
-    // fuzz_narrowphase), and the vertex off edge j may be what touches. Take that vertex when it does better.
+    // edge at all: the closest points then lie apart across the normal, or along it on the far side of the triangle
+    // (point_a != point_b + depth * normal; both found by fuzz_narrowphase), and the vertex off edge j may be what
+    // touches. Take that vertex when its points differ by less from the SAT's depth along the normal. For the
+    // supporting edges of a contact that is not a tie, the closest points differ by exactly that (up to round-off).
     const auto off = [&](const dvec3& qa, const dvec3& qb) {
-        const dvec3 g = qa - qb - glm::dot(qa - qb, s.normal) * s.normal;
+        const dvec3 g = qa - qb - s.depth * s.normal;
         return glm::dot(g, g);
     };
     const double tolerance = kSamePoint * size;
