@@ -302,7 +302,8 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifo
     const std::size_t n = bodies.size();
     if constexpr (kAssertsEnabled) {
         // The engine's contract (position_solver.hpp): indices in range, at most 4 points, inverse masses and
-        // inertias >= 0 (not NaN; +infinity is what a denormal mass or inertia that create_body accepts gives).
+        // inertias >= 0 (not NaN; +infinity is what a box of tiny half extents
+        // gives its inverse inertia: create_body refuses masses below kMinDynamicMass, not such sizes).
         for (const SolverBody& b : bodies) {
             TUMBLE_ASSERT(b.inverse_mass >= 0.0f);
             TUMBLE_ASSERT(b.inverse_inertia.x >= 0.0f && b.inverse_inertia.y >= 0.0f && b.inverse_inertia.z >= 0.0f);
