@@ -53,6 +53,7 @@ void BM_Pyramid_Tumble(benchmark::State& state) {
 }
 BENCHMARK(BM_Pyramid_Tumble)
     ->Args({20, 1})
+    ->Args({20, 2})
     ->Args({100, 1})
     ->Args({100, 2})
     ->Iterations(bench::kPyramidSteps)

@@ -3,12 +3,20 @@
 // per step (and process CPU time), the per-stage times of StepStats averaged over the measured steps, and the boxes
 // below the level at the end.
 //
-// Usage: tumble_step_probe BOXES LEVEL THREADS WARMUP MEASURED   (LEVEL 0 medium, 1 large)
+// Usage: tumble_step_probe BOXES LEVEL THREADS WARMUP MEASURED   (LEVEL 0 medium, 1 large, 2 Box2D's pyramid of
+// base BOXES on a ground box, sleeping off, as BM_Pyramid_Tumble; "lost" then counts boxes that moved more than 0.1 m)
+//
+// "first_lost" names the first box found below the level after a step (box -1: none), checked after every step, which
+// makes a long run a little slower. The last field, "state_hash", is an FNV-1a hash of the boxes' position and orientation bits at the end: the same
+// for any THREADS.
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
+#include <string>
 
 #include "step_inputs.hpp"
 
@@ -19,26 +27,59 @@ int main(int argc, char** argv) {
     }
     const int boxes = std::atoi(argv[1]), level = std::atoi(argv[2]), threads = std::atoi(argv[3]);
     const int warmup = std::atoi(argv[4]), measured = std::atoi(argv[5]);
-    if (boxes < 1 || (level != 0 && level != 1) || threads < 1 || warmup < 0 || measured < 1) {
-        std::fprintf(stderr, "%s: bad arguments (boxes >= 1, level 0 or 1, threads >= 1, warm-up >= 0, measured >= 1)\n",
+    if (boxes < 1 || level < 0 || level > 2 || threads < 1 || warmup < 0 || measured < 1) {
+        std::fprintf(stderr,
+                     "%s: bad arguments (boxes >= 1, level 0, 1 or 2, threads >= 1, warm-up >= 0, measured >= 1)\n",
                      argv[0]);
         return 2;
     }
-    const bench::DropInput& in = bench::drop_input(boxes, level);
+    const bool pyramid = level == 2;
     tumble::WorldSettings settings;
     settings.threads = threads;
+    settings.sleep.enabled = !pyramid;
     tumble::World world(settings);
-    world.add_mesh(in.level);
+    std::vector<tumble::BodyDef> defs;
+    std::string name = "pyramid";
+    float lowest = 0.0f;
+    if (pyramid) {
+        world.create_body(bench::pyramid_ground(boxes));
+        defs = bench::pyramid_boxes(boxes);
+    } else {
+        const bench::DropInput& in = bench::drop_input(boxes, level);
+        world.add_mesh(in.level);
+        defs = in.boxes;
+        name = in.level_name;
+        lowest = in.lowest;
+    }
     std::vector<tumble::BodyId> ids;
-    for (const tumble::BodyDef& d : in.boxes) ids.push_back(world.create_body(d));
+    for (const tumble::BodyDef& d : defs) ids.push_back(world.create_body(d));
     using Clock = std::chrono::steady_clock;
     const Clock::time_point t0 = Clock::now();
-    for (int s = 0; s < warmup; ++s) world.step(1.0f / 60.0f);
+    // The first box found below the level (level runs): its index, the step after which it was found and where.
+    int first_lost = -1, first_lost_step = -1;
+    glm::vec3 first_lost_at(0.0f);
+    const auto find_lost = [&](int step) {
+        if (pyramid || first_lost >= 0) return;
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            const glm::vec3 p = world.body(ids[i]).position;
+            if (p.y < lowest) {
+                first_lost = static_cast<int>(i);
+                first_lost_step = step;
+                first_lost_at = p;
+                return;
+            }
+        }
+    };
+    for (int s = 0; s < warmup; ++s) {
+        world.step(1.0f / 60.0f);
+        find_lost(s + 1);
+    }
     const Clock::time_point t1 = Clock::now();
     const std::clock_t c1 = std::clock();
     tumble::StepStats sum;
     for (int s = 0; s < measured; ++s) {
         world.step(1.0f / 60.0f);
+        find_lost(warmup + s + 1);
         const tumble::StepStats& st = world.stats();
         sum.integrate_ms += st.integrate_ms;
         sum.broadphase_ms += st.broadphase_ms;
@@ -50,20 +91,40 @@ int main(int argc, char** argv) {
         sum.manifolds += st.manifolds;
         sum.islands += st.islands;
         sum.awake_bodies += st.awake_bodies;
+        sum.spread_islands += st.spread_islands;
+        sum.shared_levels += st.shared_levels;
+        sum.shared_manifolds += st.shared_manifolds;
     }
     const Clock::time_point t2 = Clock::now();
     const double cpu_ms = 1000.0 * static_cast<double>(std::clock() - c1) / CLOCKS_PER_SEC / measured;
     int lost = 0;
-    for (tumble::BodyId id : ids) lost += world.body(id).position.y < in.lowest;
+    std::uint64_t hash = 14695981039346656037ull;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        const tumble::BodyState b = world.body(ids[i]);
+        lost += pyramid ? glm::length(b.position - defs[i].position) > 0.1f : b.position.y < lowest;
+        const float values[7] = {b.position.x,    b.position.y,    b.position.z,   b.orientation.w,
+                                 b.orientation.x, b.orientation.y, b.orientation.z};
+        for (const float v : values) {
+            std::uint32_t bits = 0;
+            std::memcpy(&bits, &v, sizeof bits);
+            for (int k = 0; k < 4; ++k) hash = (hash ^ ((bits >> (8 * k)) & 0xffu)) * 1099511628211ull;
+        }
+    }
     const auto ms = [](Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
     std::printf(
         "{\"level\":\"%s\",\"boxes\":%d,\"threads\":%d,\"warmup_ms_per_step\":%.1f,\"measured_steps\":\"%d-%d\","
         "\"ms_per_step\":%.1f,\"cpu_ms_per_step\":%.1f,\"lost\":%d,\"stages_ms\":{\"integrate\":%.2f,"
         "\"broadphase\":%.2f,\"narrowphase\":%.2f,\"solve\":%.2f,\"velocities\":%.2f,\"report\":%.2f,"
-        "\"sleep\":%.2f},\"manifolds\":%.0f,\"islands\":%.0f,\"awake\":%.0f}\n",
-        in.level_name.c_str(), boxes, threads, warmup > 0 ? ms(t1 - t0) / warmup : 0.0, warmup, warmup + measured,
+        "\"sleep\":%.2f},\"manifolds\":%.0f,\"islands\":%.0f,\"awake\":%.0f,\"spread_islands\":%.1f,"
+        "\"shared_levels\":%.1f,\"shared_manifolds\":%.1f,\"first_lost\":{\"box\":%d,\"after_step\":%d,"
+        "\"at\":[%.3f,%.3f,%.3f]},\"state_hash\":\"0x%016llx\"}\n",
+        name.c_str(), boxes, threads, warmup > 0 ? ms(t1 - t0) / warmup : 0.0, warmup, warmup + measured,
         ms(t2 - t1) / measured, cpu_ms, lost, sum.integrate_ms / measured, sum.broadphase_ms / measured,
         sum.narrowphase_ms / measured, sum.solve_ms / measured, sum.velocities_ms / measured, sum.report_ms / measured,
         sum.sleep_ms / measured, static_cast<double>(sum.manifolds) / measured,
-        static_cast<double>(sum.islands) / measured, static_cast<double>(sum.awake_bodies) / measured);
+        static_cast<double>(sum.islands) / measured, static_cast<double>(sum.awake_bodies) / measured,
+        static_cast<double>(sum.spread_islands) / measured, static_cast<double>(sum.shared_levels) / measured,
+        static_cast<double>(sum.shared_manifolds) / measured,
+        first_lost, first_lost_step, first_lost_at.x, first_lost_at.y, first_lost_at.z,
+        static_cast<unsigned long long>(hash));
 }
