@@ -611,30 +611,35 @@ ManifoldT<T> build_manifold(const detail::BoxTriD& p, const detail::SatAxis& s, 
         const Reference ref = box_reference(A, s.axis, s.normal, true);
         ManifoldCandidateSet all;
         collect(triangle_polygon(v), ref, kTriangleFaceFeature, kOnPlane * size, all);
-        if (all.n == 0 && keep.outside_fallback) {
-            // Clipping kept nothing. It counts a point within kOnPlane of the pair's size as on a side plane, so a
-            // face narrower than that can lose every crossing: a box 1e-41 m wide on a triangle edge of 4e-22 m
-            // (fuzz_narrowphase) kept nothing although the two meet, and the triangle's deepest vertex lay 4.2e-22 m
-            // beside the box. Where the triangle meets the face within that tolerance, the point is the triangle's
-            // point nearest the face, which lies in the box. Otherwise the triangle lies beside the face (a face
-            // axis that the speculative face bias preferred for shapes apart, or one a caller chose) and the point
-            // is its deepest vertex.
+        bool kept = false;  // a clipped point that select() keeps: at or below the face, within keep.below
+        for (int k = 0; k < all.n; ++k) kept = kept || all.c[k].depth >= -keep.below;
+        if (!kept && keep.outside_fallback) {
+            // Clipping counts a point within kOnPlane of the pair's size as on a side plane, so a face narrower than
+            // that can lose every crossing. A box 1e-41 m wide on a triangle edge of 4e-22 m (fuzz_narrowphase) then
+            // kept nothing although the two meet, and the triangle's deepest vertex lay 4.2e-22 m beside the box;
+            // with the triangle turned, it kept only a point 1.7e-22 m above the face. Where the triangle meets the
+            // face within that tolerance, the point is the triangle's point nearest the face, which lies in the box.
+            // Otherwise the triangle lies beside the face (a face axis that the speculative face bias preferred for
+            // shapes apart, or one a caller chose): the point is its deepest vertex if clipping kept nothing, and
+            // select() takes the deepest clipped point if it kept some.
             const Poly face = box_face_polygon(A, s.axis, ref.positive);
             dvec3 corners[4];
             for (int k = 0; k < 4; ++k) corners[k] = face.v[k].p;
             const Flat flat{corners, 4, flat_normal(corners[0], corners[1], corners[2])};
             const Nearest closest = triangle_point_nearest(v, flat);
             const double tolerance = kOnPlane * size;
-            dvec3 q = closest.p;
-            int f = closest.feature;
-            if (!(closest.distance2 <= tolerance * tolerance)) {
+            const auto add = [&](const dvec3& q, int f) {
+                all.add({q, ref.top - glm::dot(s.normal, q), feature_id(ref.feature(0), f)});
+            };
+            if (closest.distance2 <= tolerance * tolerance) {
+                all.n = 0;
+                add(closest.p, closest.feature);
+            } else if (all.n == 0) {
                 int j = 0;
                 for (int k = 1; k < 3; ++k)
                     if (glm::dot(s.normal, v[k]) < glm::dot(s.normal, v[j])) j = k;
-                q = v[j];
-                f = triangle_vertex_feature(j);
+                add(v[j], triangle_vertex_feature(j));
             }
-            all.add({q, ref.top - glm::dot(s.normal, q), feature_id(ref.feature(0), f)});
         }
         const int count = select(all, s.normal, size, keep, pts);
         return with_reference(make_manifold<T>(s, p.exponent, origin, pts, count, true, s.normal, keep), ref,
