@@ -268,6 +268,63 @@ TEST(ManifoldBoxTriangle, EdgeAxisTakenOnATieDoesNotPairTheFarEdge) {
     }
 }
 
+// The manifold of `box` and `t` on the box's face axis `axis`, in float and in double, checked against the shapes in
+// long double (manifold_check.hpp): every point in the box and on the triangle within `tol` metres.
+void expect_face_points_in_box_and_on_triangle(const Obb& box, const Triangle& t, int axis, long double tol) {
+    const auto check = [&](const auto& a, const auto& b) {
+        const auto m = tumble::collide_manifold(a, b);
+        ASSERT_TRUE(m);
+        ASSERT_EQ(m->axis, axis) << "the case is a face of the box against the triangle";
+        const mcheck::BoxL A(a);
+        const mcheck::TriL B(b);
+        for (int k = 0; k < m->count; ++k) {
+            const auto& p = m->points[static_cast<std::size_t>(k)];
+            EXPECT_LE(A.outside(mcheck::V3(p.point_a)), tol) << "point_a outside the box";
+            EXPECT_LE(A.outside(mcheck::V3(p.point_b)), tol) << "point_b outside the box";
+            EXPECT_LE(B.distance(mcheck::V3(p.point_b)), tol) << "point_b off the triangle";
+        }
+        EXPECT_EQ(mcheck::check(a, b, *m, tol), "");
+    };
+    check(box, t);
+    check(ObbD{glm::dvec3(box.center), glm::dmat3(box.axes), glm::dvec3(box.half_extents)},
+          tumble::TriangleD{glm::dvec3(t.a), glm::dvec3(t.b), glm::dvec3(t.c)});
+}
+
+// A flat box of half extents 1.6e-41 and 1.4e-39 m at x = 9.6e-30 m (fuzz_narrowphase), on a triangle edge.
+Obb tiny_flat_box() {
+    Obb box;
+    box.center = {9.56494073e-30f, 0, 2.1019477e-44f};
+    box.half_extents = {1.64218167e-41f, 0, 1.40120878e-39f};
+    box.axes = glm::mat3(glm::vec3(-0.992458344f, 0, -0.12258289f), glm::vec3(0, 1, 0),
+                         glm::vec3(0.12258289f, 0, -0.992458344f));
+    return box;
+}
+
+// manifold.hpp promises points as accurate as the shapes: ~1e-7 of their size for float input. With a factor 10 of
+// room, 1e-6 of the largest coordinate of the two cases below (6.8e-20 m): 6.8e-26 m.
+constexpr long double kTinyBoxTolerance = 1e-6L * 6.76031903e-20L;
+
+TEST(ManifoldBoxTriangle, FaceTooSmallToClipAtThePairsScaleTakesTheTrianglePointNearestTheFace) {
+    // Found by fuzz_narrowphase: the flat box on the edge (0,0,0)-(4.2e-22,0,0) of a triangle whose third vertex lies
+    // 6.8e-20 m away. The SAT takes the box's face axis y. Clipping the triangle against that face's side planes
+    // snaps points to a plane within kOnPlane of the pair's size (3e-30 m here), far more than the face is wide, and
+    // keeps nothing; the fallback took the triangle's deepest vertex (4.2e-22, 4.6e-41, 0), 4.2e-22 m beside the
+    // box. It now takes the triangle's point nearest the face, which lies in the box.
+    const Triangle t{{0, -6.76031903e-20f, 2.36244095e-38f}, {4.23889573e-22f, 4.55996533e-41f, 0}, {0, 0, 0}};
+    expect_face_points_in_box_and_on_triangle(tiny_flat_box(), t, 1, kTinyBoxTolerance);
+}
+
+TEST(ManifoldBoxTriangle, FaceTooSmallToClipWithOnlyAPointAboveItTakesTheTrianglePointNearestTheFace) {
+    // Found by fuzz_narrowphase 20 s into a run after the fix above, from that case: the same box, the triangle
+    // turned so that clipping keeps one point, where edge b-c crosses the face's side planes 1.7e-22 m above the
+    // face, and none at or below it. The manifold took that point (select()'s last resort: the deepest
+    // there is), 1.7e-22 m outside the box. The point nearest the face is taken here too.
+    const Triangle t{{0, 2.61874657e-41f, 0},
+                     {-6.76021627e-20f, -2.72370898e-20f, 2.35368788e-38f},
+                     {4.23889573e-22f, 4.55996533e-41f, 0}};
+    expect_face_points_in_box_and_on_triangle(tiny_flat_box(), t, 1, kTinyBoxTolerance);
+}
+
 TEST(Manifold, ShapesWithoutAnyAxisGiveNothing) {
     // Found by fuzz_narrowphase (UBSan: index -1 out of bounds in box_reference): boxes whose axes are all zero leave
     // the SAT no axis at all; collide() reports an overlap on axis -1 and the manifold indexed the reference box's

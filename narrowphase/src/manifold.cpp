@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "sat_core.hpp"
 
@@ -230,7 +231,8 @@ struct Keep {
     double below = 0.0;
     bool signed_depth = false;
     // When no clipped point lies over the reference face, a manifold of overlapping shapes takes the incident shape's
-    // deepest corner instead. Shapes that are apart get no point then: their faces do not face each other, and a
+    // deepest corner instead (a triangle that meets a box face which clipping cannot resolve: its point nearest the
+    // face, build_manifold). Shapes that are apart get no point then: their faces do not face each other, and a
     // corner beside the reference face would make a contact with the face's plane beyond its edge.
     bool outside_fallback = true;
 };
@@ -359,6 +361,90 @@ void closest_points(const dvec3& p0, const dvec3& d1, const dvec3& q0, const dve
     }
     a = p0 + d1 * s;
     b = q0 + d2 * t;
+}
+
+// A convex planar polygon: its corners in order and a normal of its plane, zero when the polygon is too thin for one
+// to be formed (a segment or a point, which its edges cover).
+struct Flat {
+    const dvec3* p = nullptr;
+    int n = 0;
+    dvec3 normal{0.0};
+};
+
+// Normal of the plane through p0, p1, p2 (corners of a convex polygon in order), from the longer of the two edges
+// at p1 and the other as the SAT forms the triangle normal; zero when the two edges are (nearly) parallel or empty.
+dvec3 flat_normal(const dvec3& p0, const dvec3& p1, const dvec3& p2) {
+    const dvec3 e0 = p1 - p0, e1 = p2 - p1;
+    const double l0 = glm::dot(e0, e0), l1 = glm::dot(e1, e1);
+    const dvec3 n = l0 >= l1 ? detail::cross_robust(e0, e1, l0, l1) : detail::cross_robust(e1, e0, l1, l0);
+    return glm::dot(n, n) > detail::kParallel2 * l0 * l1 ? n : dvec3(0.0);
+}
+
+// Whether x, seen along the polygon's normal, lies within the polygon (its boundary included). Needs a normal.
+bool within(const Flat& f, const dvec3& x) {
+    bool left = false, right = false;
+    for (int k = 0; k < f.n; ++k) {
+        const double s = glm::dot(glm::cross(f.p[(k + 1) % f.n] - f.p[k], x - f.p[k]), f.normal);
+        left = left || s > 0.0;
+        right = right || s < 0.0;
+    }
+    return !(left && right);
+}
+
+// A point of a triangle, the triangle feature it lies on, and its squared distance from what it is nearest to.
+struct Nearest {
+    dvec3 p{0.0};
+    int feature = triangle_vertex_feature(0);
+    double distance2 = std::numeric_limits<double>::infinity();
+};
+
+// The point of triangle `v` nearest the convex polygon `face`, with the triangle feature (vertex, edge or face) it
+// lies on. The closest points of two convex polygons (Ericson 5.1.9 for the segments) are a vertex of one over the
+// other's inside, or two points of their edges; where the polygons meet, an edge of one passes through the other.
+// All of those are tried and the pair the least apart wins (the first on a tie).
+Nearest triangle_point_nearest(const dvec3 v[3], const Flat& face) {
+    const dvec3 tn = flat_normal(v[0], v[1], v[2]);
+    const Flat tri{v, 3, tn};
+    Nearest best;
+    const auto offer = [&](const dvec3& on_tri, const dvec3& on_face, int f) {
+        const dvec3 d = on_tri - on_face;
+        const double d2 = glm::dot(d, d);
+        if (d2 < best.distance2) best = {on_tri, f, d2};
+    };
+    // x moved along the plane normal n (non-zero) of a polygon through o into that plane.
+    const auto onto = [](const dvec3& x, const dvec3& o, const dvec3& n) {
+        return x - n * (glm::dot(n, x - o) / glm::dot(n, n));
+    };
+    // Where segment [a, b] passes through the plane of normal n through o, if it does.
+    const auto crossing = [](const dvec3& a, const dvec3& b, const dvec3& o, const dvec3& n, dvec3& x) {
+        const double da = glm::dot(n, a - o), db = glm::dot(n, b - o);
+        if (!((da <= 0.0 && db >= 0.0) || (da >= 0.0 && db <= 0.0)) || da == db) return false;
+        x = a + (b - a) * (da / (da - db));
+        return true;
+    };
+    for (int j = 0; j < 3; ++j) {
+        const dvec3 &a = v[j], &b = v[(j + 1) % 3];
+        for (int k = 0; k < face.n; ++k) {
+            dvec3 pt, pf;
+            closest_points(a, b - a, face.p[k], face.p[(k + 1) % face.n] - face.p[k], pt, pf);
+            offer(pt, pf, triangle_edge_feature(j));
+        }
+        if (face.normal == dvec3(0.0)) continue;
+        const dvec3 x = onto(a, face.p[0], face.normal);
+        if (within(face, x)) offer(a, x, triangle_vertex_feature(j));
+        dvec3 c;
+        if (crossing(a, b, face.p[0], face.normal, c) && within(face, c)) offer(c, c, triangle_edge_feature(j));
+    }
+    if (tn != dvec3(0.0)) {
+        for (int k = 0; k < face.n; ++k) {
+            const dvec3 x = onto(face.p[k], v[0], tn);
+            if (within(tri, x)) offer(x, face.p[k], kTriangleFaceFeature);
+            dvec3 c;
+            if (crossing(face.p[k], face.p[(k + 1) % face.n], v[0], tn, c) && within(tri, c))
+                offer(c, c, kTriangleFaceFeature);
+        }
+    }
+    return best;
 }
 
 // The edge of box b along axis i that supports b in direction dir: its end points and feature.
@@ -525,11 +611,35 @@ ManifoldT<T> build_manifold(const detail::BoxTriD& p, const detail::SatAxis& s, 
         const Reference ref = box_reference(A, s.axis, s.normal, true);
         ManifoldCandidateSet all;
         collect(triangle_polygon(v), ref, kTriangleFaceFeature, kOnPlane * size, all);
-        if (all.n == 0 && keep.outside_fallback) {  // the triangle lies outside the face's side planes: its deepest vertex
-            int j = 0;
-            for (int k = 1; k < 3; ++k)
-                if (glm::dot(s.normal, v[k]) < glm::dot(s.normal, v[j])) j = k;
-            all.add({v[j], ref.top - glm::dot(s.normal, v[j]), feature_id(ref.feature(0), triangle_vertex_feature(j))});
+        bool kept = false;  // a clipped point that select() keeps: at or below the face, within keep.below
+        for (int k = 0; k < all.n; ++k) kept = kept || all.c[k].depth >= -keep.below;
+        if (!kept && keep.outside_fallback) {
+            // Clipping counts a point within kOnPlane of the pair's size as on a side plane, so a face narrower than
+            // that can lose every crossing. A box 1e-41 m wide on a triangle edge of 4e-22 m (fuzz_narrowphase) then
+            // kept nothing although the two meet, and the triangle's deepest vertex lay 4.2e-22 m beside the box;
+            // with the triangle turned, it kept only a point 1.7e-22 m above the face. Where the triangle meets the
+            // face within that tolerance, the point is the triangle's point nearest the face, which lies in the box.
+            // Otherwise the triangle lies beside the face (a face axis that the speculative face bias preferred for
+            // shapes apart, or one a caller chose): the point is its deepest vertex if clipping kept nothing, and
+            // select() takes the deepest clipped point if it kept some.
+            const Poly face = box_face_polygon(A, s.axis, ref.positive);
+            dvec3 corners[4];
+            for (int k = 0; k < 4; ++k) corners[k] = face.v[k].p;
+            const Flat flat{corners, 4, flat_normal(corners[0], corners[1], corners[2])};
+            const Nearest closest = triangle_point_nearest(v, flat);
+            const double tolerance = kOnPlane * size;
+            const auto add = [&](const dvec3& q, int f) {
+                all.add({q, ref.top - glm::dot(s.normal, q), feature_id(ref.feature(0), f)});
+            };
+            if (closest.distance2 <= tolerance * tolerance) {
+                all.n = 0;
+                add(closest.p, closest.feature);
+            } else if (all.n == 0) {
+                int j = 0;
+                for (int k = 1; k < 3; ++k)
+                    if (glm::dot(s.normal, v[k]) < glm::dot(s.normal, v[j])) j = k;
+                add(v[j], triangle_vertex_feature(j));
+            }
         }
         const int count = select(all, s.normal, size, keep, pts);
         return with_reference(make_manifold<T>(s, p.exponent, origin, pts, count, true, s.normal, keep), ref,
