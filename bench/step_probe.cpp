@@ -91,9 +91,6 @@ int main(int argc, char** argv) {
         sum.manifolds += st.manifolds;
         sum.islands += st.islands;
         sum.awake_bodies += st.awake_bodies;
-        sum.spread_islands += st.spread_islands;
-        sum.shared_levels += st.shared_levels;
-        sum.shared_manifolds += st.shared_manifolds;
     }
     const Clock::time_point t2 = Clock::now();
     const double cpu_ms = 1000.0 * static_cast<double>(std::clock() - c1) / CLOCKS_PER_SEC / measured;
@@ -115,16 +112,13 @@ int main(int argc, char** argv) {
         "{\"level\":\"%s\",\"boxes\":%d,\"threads\":%d,\"warmup_ms_per_step\":%.1f,\"measured_steps\":\"%d-%d\","
         "\"ms_per_step\":%.1f,\"cpu_ms_per_step\":%.1f,\"lost\":%d,\"stages_ms\":{\"integrate\":%.2f,"
         "\"broadphase\":%.2f,\"narrowphase\":%.2f,\"solve\":%.2f,\"velocities\":%.2f,\"report\":%.2f,"
-        "\"sleep\":%.2f},\"manifolds\":%.0f,\"islands\":%.0f,\"awake\":%.0f,\"spread_islands\":%.1f,"
-        "\"shared_levels\":%.1f,\"shared_manifolds\":%.1f,\"first_lost\":{\"box\":%d,\"after_step\":%d,"
+        "\"sleep\":%.2f},\"manifolds\":%.0f,\"islands\":%.0f,\"awake\":%.0f,\"first_lost\":{\"box\":%d,\"after_step\":%d,"
         "\"at\":[%.3f,%.3f,%.3f]},\"state_hash\":\"0x%016llx\"}\n",
         name.c_str(), boxes, threads, warmup > 0 ? ms(t1 - t0) / warmup : 0.0, warmup, warmup + measured,
         ms(t2 - t1) / measured, cpu_ms, lost, sum.integrate_ms / measured, sum.broadphase_ms / measured,
         sum.narrowphase_ms / measured, sum.solve_ms / measured, sum.velocities_ms / measured, sum.report_ms / measured,
         sum.sleep_ms / measured, static_cast<double>(sum.manifolds) / measured,
         static_cast<double>(sum.islands) / measured, static_cast<double>(sum.awake_bodies) / measured,
-        static_cast<double>(sum.spread_islands) / measured, static_cast<double>(sum.shared_levels) / measured,
-        static_cast<double>(sum.shared_manifolds) / measured,
         first_lost, first_lost_step, first_lost_at.x, first_lost_at.y, first_lost_at.z,
         static_cast<unsigned long long>(hash));
 }

@@ -239,8 +239,8 @@ TEST(DeterminismAcrossThreads, EveryThreadCountGivesTheBitsOfOneThread) {
 
 // A pile of 1,000 boxes that is one solver island (10 x 10 columns of 10 boxes, side faces flush, so every box
 // touches its neighbours), each box nudged by a small deterministic spin so that the pile shifts as it settles.
-// With more than one thread the island is spread over the threads in wavefront levels (PositionSolver::solve); the
-// test holds that to the bits of one thread, and checks that levels were really shared out.
+// One island is solved by one thread today (docs/benchmarks.md: the in-island splits tried so far and why they were
+// not kept); the test holds any future splitting of large islands to the same bits.
 TEST(DeterminismAcrossThreads, AThousandBoxPileInOneIslandGivesTheBitsOfOneThread) {
     CodeScene pile;
     BodyDef floor;
@@ -268,20 +268,15 @@ TEST(DeterminismAcrossThreads, AThousandBoxPileInOneIslandGivesTheBitsOfOneThrea
         // One island of the 1,000 boxes (the static floor joins none).
         ASSERT_EQ(worlds[0].stats().islands, 1u) << "step " << s + 1;
         ASSERT_EQ(worlds[0].stats().awake_bodies, 1000u) << "step " << s + 1;
-        ASSERT_EQ(worlds[0].stats().spread_islands, 0u) << "step " << s + 1;
-        for (std::size_t i = 1; i < worlds.size(); ++i) {
-            ASSERT_EQ(worlds[i].stats().spread_islands, 1u) << i + 1 << " threads, step " << s + 1;
-            ASSERT_GT(worlds[i].stats().shared_levels, 0u) << i + 1 << " threads, step " << s + 1;
-        }
         const std::vector<std::uint32_t> reference = bits(worlds[0], instances[0]);
         for (std::size_t i = 1; i < worlds.size(); ++i)
             ASSERT_EQ(bits(worlds[i], instances[i]), reference) << i + 1 << " threads, step " << s + 1;
     }
 }
 
-// The same on a mesh floor (static geometry, no body) with a kinematic paddle driven into the side of the pile: the
-// wavefront levels order only dynamic bodies, so manifolds that share the paddle or the floor run side by side, and
-// the bits must still be those of one thread.
+// The same on a mesh floor (static geometry, no body) with a kinematic paddle driven into the side of the pile:
+// contacts with a side that is not a body or not dynamic (the floor, the paddle) are the ones a split of the island
+// may run side by side, and the bits must still be those of one thread.
 TEST(DeterminismAcrossThreads, APileOnAMeshPushedByAKinematicPaddleGivesTheBitsOfOneThread) {
     CodeScene pile;
     pile.meshes.push_back({{{-6, 0, -6}, {-6, 0, 6}, {6, 0, 6}, {6, 0, -6}}, {0, 1, 2, 0, 2, 3}});
@@ -306,19 +301,13 @@ TEST(DeterminismAcrossThreads, APileOnAMeshPushedByAKinematicPaddleGivesTheBitsO
     std::vector<Instance> instances;
     for (int threads = 1; threads <= 4; ++threads) worlds.push_back(make_world({}, threads));
     for (World& w : worlds) instances.push_back(add(w, pile));
-    std::size_t shared = 0;
     for (int s = 0; s < 8; ++s) {
         for (World& w : worlds) w.step(kDt);
         ASSERT_EQ(worlds[0].stats().islands, 1u) << "step " << s + 1;
-        for (std::size_t i = 1; i < worlds.size(); ++i) {
-            ASSERT_EQ(worlds[i].stats().spread_islands, 1u) << i + 1 << " threads, step " << s + 1;
-            shared += worlds[i].stats().shared_levels;
-        }
         const std::vector<std::uint32_t> reference = bits(worlds[0], instances[0]);
         for (std::size_t i = 1; i < worlds.size(); ++i)
             ASSERT_EQ(bits(worlds[i], instances[i]), reference) << i + 1 << " threads, step " << s + 1;
     }
-    EXPECT_GT(shared, 0u);
     // The paddle really pushed the pile: the box column nearest it moved along +x.
     EXPECT_GT(worlds[0].body(instances[0].bodies[1]).position.x, -2.25f + 0.01f);
 }

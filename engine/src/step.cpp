@@ -428,9 +428,6 @@ void World::Impl::solve_stage() {
     scratch.solver.solve(scratch.solver_bodies, scratch.manifolds, state.settings.gravity, scratch.dt,
                          state.settings.solver, parallel());
     stats.islands = scratch.solver.island_count();
-    stats.spread_islands = scratch.solver.spread_island_count();
-    stats.shared_levels = scratch.solver.shared_level_count();
-    stats.shared_manifolds = scratch.solver.shared_manifold_count();
     ccd_clamp();
     cache_stuck_contacts();
 }

@@ -61,13 +61,6 @@ constexpr float kPositionTolerance = 1e-6f;
 // of a coordinate tens of metres from the origin (one step at 40 m is 3.8e-6 m), below which a pass only moves
 // round-off about.
 constexpr float kConverged = 1e-5f;
-// Manifolds (or bodies, times kBodyGrainFactor) per chunk when a spread island shares a level out to the threads.
-// The chunks only share out the work: a level's manifolds move no body in common, so any split gives the same bits.
-constexpr std::size_t kLevelGrain = 32;
-constexpr std::size_t kBodyGrainFactor = 8;
-// Manifolds a wavefront level needs to be shared out to the threads (one for_each_chunk call per level and sweep);
-// narrower levels are merged into runs that one thread sweeps.
-constexpr std::uint32_t kSharedLevelMin = 2 * kLevelGrain;
 
 // The small helpers of the inner loops are forced inline: GCC left them as calls, and the calls were a third of the
 // solver's time. Inlining changes no result (no contraction into FMAs: -ffp-contract=off).
@@ -274,89 +267,23 @@ void PositionSolver::build_islands(std::span<const SolverBody> bodies, std::span
     fill.assign(manifold_begin_.begin(), manifold_begin_.end() - 1);
     for (std::uint32_t k = 0; k < manifolds.size(); ++k)
         if (const std::uint32_t i = island_of(manifolds[k]); i != kNone) island_manifolds_[fill[i]++] = k;
-
-    // Groups: the levels of a large island, one ascending run for every other island.
-    groups_.clear();
-    reset(group_begin_, islands + 1, std::uint32_t{0});
-    reset(body_level_, n, std::uint32_t{0});
-    for (std::uint32_t i = 0; i < islands; ++i) {
-        group_begin_[i] = static_cast<std::uint32_t>(groups_.size());
-        if (manifold_begin_[i + 1] - manifold_begin_[i] >= kLevelMinManifolds)
-            level_island(i, bodies, manifolds);
-        else
-            groups_.push_back(Group{manifold_begin_[i], manifold_begin_[i + 1], false});
-    }
-    group_begin_[islands] = static_cast<std::uint32_t>(groups_.size());
-}
-
-void PositionSolver::level_island(std::uint32_t island, std::span<const SolverBody> bodies,
-                                  std::span<const ContactManifold> manifolds) {
-    // Level scheduling (Saad, "Iterative Methods for Sparse Linear Systems", 2nd ed., section 11.6.1): in ascending
-    // manifold order, a manifold's level is one more than the latest level of each of its dynamic bodies (fixed,
-    // kinematic and static sides are only read, so they order nothing). Two manifolds that share a dynamic body so
-    // keep their ascending order, and the manifolds of one level share none. The island's manifolds are then listed
-    // level by level, each level in ascending order; levels too narrow to split are merged into one group that a
-    // single thread sweeps.
-    auto dynamic = [&](std::uint32_t i) { return i != kStaticGeometry && bodies[i].motion == Motion::dynamic; };
-    const std::uint32_t first = manifold_begin_[island], last = manifold_begin_[island + 1];
-    reset(position_level_, last - first, std::uint32_t{0});
-    std::uint32_t levels = 0;
-    for (std::uint32_t pos = first; pos < last; ++pos) {
-        const ContactManifold& m = manifolds[island_manifolds_[pos]];
-        std::uint32_t level = 0;
-        if (dynamic(m.a)) level = body_level_[m.a];
-        if (dynamic(m.b)) level = std::max(level, body_level_[m.b]);
-        if (dynamic(m.a)) body_level_[m.a] = level + 1;
-        if (dynamic(m.b)) body_level_[m.b] = level + 1;
-        position_level_[pos - first] = level;
-        levels = std::max(levels, level + 1);
-    }
-    // level_start_[l]: the manifolds of levels below l (their count, then the first position of level l).
-    reset(level_start_, levels + 1, std::uint32_t{0});
-    for (std::uint32_t pos = first; pos < last; ++pos) ++level_start_[position_level_[pos - first] + 1];
-    std::uint32_t begin = first;  // first position of the serial group being merged
-    for (std::uint32_t l = 0; l < levels; ++l) {
-        const std::uint32_t at = first + level_start_[l], size = level_start_[l + 1];
-        if (size >= kSharedLevelMin) {
-            if (begin < at) groups_.push_back(Group{begin, at, false});
-            groups_.push_back(Group{at, at + size, true});
-            begin = at + size;
-        }
-        level_start_[l + 1] += level_start_[l];
-    }
-    if (begin < last) groups_.push_back(Group{begin, last, false});
-    reset(level_order_, last - first, std::uint32_t{0});
-    for (std::uint32_t pos = first; pos < last; ++pos)
-        level_order_[level_start_[position_level_[pos - first]]++] = island_manifolds_[pos];
-    std::copy(level_order_.begin(), level_order_.end(), island_manifolds_.begin() + first);
 }
 
 void PositionSolver::schedule_islands(int threads) {
-    // An island with more work than the threads' fair share that has levels is spread over the threads (solve runs
-    // these first, one at a time). The others run whole: largest first, each large island a unit of its own and the
-    // small ones grouped up to a fraction of the work per thread, threads taking units as they free up (longest
-    // processing time first, Graham 1969). All this depends on the thread count, but the results do not: islands
-    // share no dynamic body, and a spread island does the arithmetic of a serial sweep.
+    // Largest first, each large island a unit of its own and the small ones grouped up to a fraction of the work
+    // per thread: threads take units as they free up (longest processing time first, Graham 1969). The grouping
+    // depends on the thread count, but islands share no dynamic body, so the results do not.
+    const auto islands = static_cast<std::uint32_t>(island_count_);
+    island_order_.resize(islands);
+    for (std::uint32_t i = 0; i < islands; ++i) island_order_[i] = i;
     auto work = [&](std::uint32_t i) {
         return (body_begin_[i + 1] - body_begin_[i]) + 4 * (manifold_begin_[i + 1] - manifold_begin_[i]);
     };
-    std::size_t total = 0;
-    for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(island_count_); ++i) total += work(i);
-    spread_islands_.clear();
-    island_order_.clear();
-    for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(island_count_); ++i) {
-        const bool levelled = manifold_begin_[i + 1] - manifold_begin_[i] >= kLevelMinManifolds;
-        if (threads > 1 && levelled && work(i) * static_cast<std::size_t>(threads) >= total)
-            spread_islands_.push_back(i);
-        else
-            island_order_.push_back(i);
-    }
-    const auto islands = static_cast<std::uint32_t>(island_order_.size());
     std::sort(island_order_.begin(), island_order_.end(), [&](std::uint32_t x, std::uint32_t y) {
         return work(x) != work(y) ? work(x) > work(y) : x < y;
     });
-    total = 0;
-    for (std::uint32_t o = 0; o < islands; ++o) total += work(island_order_[o]);
+    std::size_t total = 0;
+    for (std::uint32_t i = 0; i < islands; ++i) total += work(i);
     const std::size_t target = std::max<std::size_t>(64, total / (8 * static_cast<std::size_t>(std::max(threads, 1))));
     unit_begin_.clear();
     std::size_t in_unit = 0;
@@ -421,23 +348,11 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifo
 
     build_islands(bodies, manifolds);
     schedule_islands(parallel.threads());
-    std::size_t widest = 0;
-    shared_levels_ = 0;
-    shared_manifolds_ = 0;
-    for (const std::uint32_t i : spread_islands_)
-        for (std::uint32_t g = group_begin_[i]; g < group_begin_[i + 1]; ++g) {
-            if (!groups_[g].level) continue;
-            widest = std::max<std::size_t>(widest, groups_[g].end - groups_[g].begin);
-            ++shared_levels_;
-            shared_manifolds_ += groups_[g].end - groups_[g].begin;
-        }
-    reset(chunk_result_, chunk_count(widest, kLevelGrain), 0.0f);
-    for (const std::uint32_t i : spread_islands_) run_island(i, bodies, manifolds, gravity, dt, settings, parallel);
     const std::size_t units = unit_begin_.empty() ? 0 : unit_begin_.size() - 1;
     parallel.for_each_chunk(units, 1, [&](std::size_t first, std::size_t last) {
         for (std::size_t u = first; u < last; ++u)
             for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o)
-                run_island(island_order_[o], bodies, manifolds, gravity, dt, settings, serial());
+                run_island(island_order_[o], bodies, manifolds, gravity, dt, settings);
     });
 
     // Kinematic bodies follow their velocities over the whole step (they belong to no island).
@@ -477,7 +392,7 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifo
 
 void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodies,
                                 std::span<ContactManifold> manifolds, const glm::vec3& gravity, float dt,
-                                const SolverSettings& settings, Parallel& parallel) {
+                                const SolverSettings& settings) {
     const int substeps = settings.substeps;
     const float h = dt / static_cast<float>(substeps);
     const std::uint32_t* body_list = island_bodies_.data() + body_begin_[island];
@@ -497,42 +412,6 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                           (m.b != kStaticGeometry && body_island_[m.b] == island));
         }
     }
-
-    // Spreading the work over `parallel` (a spread island; every other island gets serial()). for_range runs
-    // body(first, last) over chunks of positions [0, count) in the island's lists, whose calls must be independent.
-    // sweep_groups runs body(first, last) -> largest correction over the island's groups in order and returns the
-    // largest (a maximum: the same however the work was shared), each shared level in one for_each_chunk call.
-    const Group* groups = groups_.data() + group_begin_[island];
-    const std::uint32_t group_count = group_begin_[island + 1] - group_begin_[island];
-    const std::uint32_t island_first = manifold_begin_[island];
-    const bool spread = parallel.threads() > 1;
-    auto for_range = [&](std::uint32_t count, std::size_t grain, auto&& body) {
-        if (!spread || count <= grain) {
-            body(std::uint32_t{0}, count);
-            return;
-        }
-        parallel.for_each_chunk(count, grain, [&](std::size_t begin, std::size_t end) {
-            body(static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end));
-        });
-    };
-    auto sweep_groups = [&](auto&& body) {
-        float result = 0.0f;
-        for (std::uint32_t g = 0; g < group_count; ++g) {
-            const std::uint32_t first = groups[g].begin - island_first, count = groups[g].end - groups[g].begin;
-            if (!groups[g].level || !spread) {
-                result = std::max(result, body(first, first + count));
-                continue;
-            }
-            parallel.for_each_chunk(count, kLevelGrain, [&](std::size_t begin, std::size_t end) {
-                chunk_result_[begin / kLevelGrain] =
-                    body(first + static_cast<std::uint32_t>(begin), first + static_cast<std::uint32_t>(end));
-            });
-            for (std::size_t c = 0; c < chunk_count(count, kLevelGrain); ++c)
-                result = std::max(result, chunk_result_[c]);
-        }
-        return result;
-    };
-    const std::size_t body_grain = kLevelGrain * kBodyGrainFactor;
 
     // A contact side at substep end time t (seconds from the start of the step).
     auto side = [&](std::uint32_t index, float t) {
@@ -657,38 +536,34 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
     for (int step = 0; step < substeps; ++step) {
         const float t = h * static_cast<float>(step + 1);
         // 1. Integrate the island's dynamic bodies.
-        for_range(body_count, body_grain, [&](std::uint32_t first, std::uint32_t last) {
-            for (std::uint32_t k = first; k < last; ++k) {
-                const std::uint32_t i = body_list[k];
-                SolverBody& b = bodies[i];
-                prev_position_[i] = b.position;
-                prev_orientation_[i] = b.orientation;
-                b.velocity += h * (gravity + b.force * b.inverse_mass);
-                b.position += h * b.velocity;
-                if (b.inverse_inertia != glm::vec3(0.0f)) rotate_substep(b, h);
-                predicted_position_[i] = b.position;
-                predicted_orientation_[i] = b.orientation;
-                corrected_[i] = 0;
-                linear_impulse_[i] = glm::vec3(0.0f);
-                angular_impulse_[i] = glm::vec3(0.0f);
-            }
-        });
+        for (std::uint32_t k = 0; k < body_count; ++k) {
+            const std::uint32_t i = body_list[k];
+            SolverBody& b = bodies[i];
+            prev_position_[i] = b.position;
+            prev_orientation_[i] = b.orientation;
+            b.velocity += h * (gravity + b.force * b.inverse_mass);
+            b.position += h * b.velocity;
+            if (b.inverse_inertia != glm::vec3(0.0f)) rotate_substep(b, h);
+            predicted_position_[i] = b.position;
+            predicted_orientation_[i] = b.orientation;
+            corrected_[i] = 0;
+            linear_impulse_[i] = glm::vec3(0.0f);
+            angular_impulse_[i] = glm::vec3(0.0f);
+        }
         // Reset the manifolds' scratch; points not yet engaged find out whether they are over their reference
         // face now, before this substep's corrections turn anything.
-        for_range(manifold_count, kLevelGrain, [&](std::uint32_t first, std::uint32_t last) {
-            for (std::uint32_t k = first; k < last; ++k) {
-                const std::uint32_t mi = manifold_list[k];
-                const ContactManifold& m = manifolds[mi];
-                const Side a = side(m.a, t), b = side(m.b, t);
-                for (int p = 0; p < m.count; ++p) {
-                    Point& sp = points_[4 * mi + static_cast<std::uint32_t>(p)];
-                    sp = Point{};
-                    const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
-                    sp.over = engaged_[4 * mi + static_cast<std::uint32_t>(p)] || over_reference(m, a, b, cp);
-                }
-                patches_[mi] = Patch{};
+        for (std::uint32_t k = 0; k < manifold_count; ++k) {
+            const std::uint32_t mi = manifold_list[k];
+            const ContactManifold& m = manifolds[mi];
+            const Side a = side(m.a, t), b = side(m.b, t);
+            for (int p = 0; p < m.count; ++p) {
+                Point& sp = points_[4 * mi + static_cast<std::uint32_t>(p)];
+                sp = Point{};
+                const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
+                sp.over = engaged_[4 * mi + static_cast<std::uint32_t>(p)] || over_reference(m, a, b, cp);
             }
-        });
+            patches_[mi] = Patch{};
+        }
 
         // 2. Positions. Per manifold, the normal corrections are iterated over its points until they agree
         //    (sequential corrections at the corners of a face contact otherwise leave the bodies turned), then friction
@@ -696,138 +571,134 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
         //    manifold's normal impulse of the step (one Coulomb cone per manifold: with one cone per point, the point
         //    that took the load could hold while the box turned about it).
         for (int pass = 0; pass < settings.iterations; ++pass) {
-            const float pass_deepest = sweep_groups([&](std::uint32_t first, std::uint32_t last) {
-                float sweep_deepest = 0.0f;
-                for (std::uint32_t k = first; k < last; ++k) {
-                    const std::uint32_t mi = manifold_list[k];
-                    ContactManifold& m = manifolds[mi];
-                    Side a = side(m.a, t), b = side(m.b, t);
-                    const glm::vec3 n = m.normal;
-                    Point* sp = points_.data() + 4 * static_cast<std::size_t>(mi);
-                    for (int local = 0; local < kPositionPasses; ++local) {
-                        float deepest = 0.0f;
-                        for (int p = 0; p < m.count; ++p) {
-                            ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
-                            const Arms r = arms(a, b, cp.anchor_a, cp.anchor_b);
-                            const glm::vec3 &ra = r.ra, &rb = r.rb;
-                            const float c = glm::dot(r.pb - r.pa, n) + settings.slop;
-                            if (!(c < 0.0f)) continue;
-                            if (!sp[p].over) continue;
-                            engage(m, cp, 4 * mi + static_cast<std::uint32_t>(p), r, a, b, n, sp[p]);
-                            const float w = a.weight(ra, n) + b.weight(rb, n);
-                            if (!(w > 0.0f)) continue;
-                            const float dl = -c / w;
-                            // The share that takes out the overlap the point had when the step began moves the bodies
-                            // without giving them speed (split impulse, Catto 2006; Bullet's split impulse): that
-                            // overlap is an error of earlier steps (a spawn inside another box, a corner that turned
-                            // into a wall between two sets of contact points), and pushing it out at depth / h threw
-                            // boxes out of a level pile at 15 m/s.
-                            float& split = split_[4 * mi + static_cast<std::uint32_t>(p)];
-                            const float pseudo = std::min(dl, split / w);
-                            split -= pseudo * w;
-                            // The real share gives the point at most its approach speed plus kMaxPushSpeed.
-                            const float limit = (std::max(0.0f, -sp[p].approach) + kMaxPushSpeed) * h;
-                            const float real = std::max(0.0f, std::min(dl - pseudo, (limit - sp[p].pushed) / w));
-                            sp[p].pushed += real * w;
-                            // A zero share moves nothing (x + -0 == x, a zero turn is skipped): leaving it out saves
-                            // two quaternion rotations per body and changes no bit.
-                            if (pseudo != 0.0f) {
-                                a.push(ra, -pseudo * n, false);
-                                b.push(rb, pseudo * n, false);
-                            }
-                            if (real != 0.0f) {
-                                a.push(ra, -real * n);
-                                b.push(rb, real * n);
-                            }
-                            sp[p].lambda_n += real;
-                            deepest = std::max(deepest, -c);
-                        }
-                        if (local == 0) sweep_deepest = std::max(sweep_deepest, deepest);
-                        if (deepest <= kConverged) break;
-                    }
-                    float normal = 0.0f;
-                    for (int p = 0; p < m.count; ++p) normal += sp[p].lambda_n;
-                    Patch& patch = patches_[mi];
-                    if (!(normal > 0.0f)) continue;
-                    if (a.body) corrected_[m.a] = 1;
-                    if (b.body) corrected_[m.b] = 1;
-                    if (!(m.friction > 0.0f)) continue;
-                    // The manifold's normal and friction impulses of the step so far: earlier substeps' totals and this
-                    // substep's running sums (over every pass).
-                    const float step_normal = manifold_normal_[mi] + normal;
-                    const float step_tangential = manifold_tangential_[mi] + patch.tangential;
-                    // Friction acts on the contact patch as a whole: the slip of the touching points' friction anchors
-                    // at their centroid, undone by one tangential correction there, and their turn about the normal,
-                    // undone by a twist. Correcting corner by corner would spend the cone mostly on turning the box
-                    // (a corner's generalized inverse mass is several times the centre's) and let it slide.
-                    glm::vec3 pa[4], pb[4], ca(0.0f), cb(0.0f);
-                    int touching = 0;
+            float sweep_deepest = 0.0f;
+            for (std::uint32_t k = 0; k < manifold_count; ++k) {
+                const std::uint32_t mi = manifold_list[k];
+                ContactManifold& m = manifolds[mi];
+                Side a = side(m.a, t), b = side(m.b, t);
+                const glm::vec3 n = m.normal;
+                Point* sp = points_.data() + 4 * static_cast<std::size_t>(mi);
+                for (int local = 0; local < kPositionPasses; ++local) {
+                    float deepest = 0.0f;
                     for (int p = 0; p < m.count; ++p) {
-                        const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
-                        if (!(glm::dot((b.x + rotate(b.q, cp.anchor_b)) - (a.x + rotate(a.q, cp.anchor_a)), n) +
-                                  settings.slop <=
-                              kPositionTolerance) ||
-                            !engaged_[4 * mi + static_cast<std::uint32_t>(p)])
-                            continue;
-                        pa[touching] = a.x + rotate(a.q, cp.friction_anchor_a);
-                        pb[touching] = b.x + rotate(b.q, cp.friction_anchor_b);
-                        ca += pa[touching];
-                        cb += pb[touching];
-                        ++touching;
+                        ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
+                        const Arms r = arms(a, b, cp.anchor_a, cp.anchor_b);
+                        const glm::vec3 &ra = r.ra, &rb = r.rb;
+                        const float c = glm::dot(r.pb - r.pa, n) + settings.slop;
+                        if (!(c < 0.0f)) continue;
+                        if (!sp[p].over) continue;
+                        engage(m, cp, 4 * mi + static_cast<std::uint32_t>(p), r, a, b, n, sp[p]);
+                        const float w = a.weight(ra, n) + b.weight(rb, n);
+                        if (!(w > 0.0f)) continue;
+                        const float dl = -c / w;
+                        // The share that takes out the overlap the point had when the step began moves the bodies
+                        // without giving them speed (split impulse, Catto 2006; Bullet's split impulse): that
+                        // overlap is an error of earlier steps (a spawn inside another box, a corner that turned
+                        // into a wall between two sets of contact points), and pushing it out at depth / h threw
+                        // boxes out of a level pile at 15 m/s.
+                        float& split = split_[4 * mi + static_cast<std::uint32_t>(p)];
+                        const float pseudo = std::min(dl, split / w);
+                        split -= pseudo * w;
+                        // The real share gives the point at most its approach speed plus kMaxPushSpeed.
+                        const float limit = (std::max(0.0f, -sp[p].approach) + kMaxPushSpeed) * h;
+                        const float real = std::max(0.0f, std::min(dl - pseudo, (limit - sp[p].pushed) / w));
+                        sp[p].pushed += real * w;
+                        // A zero share moves nothing (x + -0 == x, a zero turn is skipped): leaving it out saves
+                        // two quaternion rotations per body and changes no bit.
+                        if (pseudo != 0.0f) {
+                            a.push(ra, -pseudo * n, false);
+                            b.push(rb, pseudo * n, false);
+                        }
+                        if (real != 0.0f) {
+                            a.push(ra, -real * n);
+                            b.push(rb, real * n);
+                        }
+                        sp[p].lambda_n += real;
+                        deepest = std::max(deepest, -c);
                     }
-                    if (touching == 0) continue;
-                    ca /= static_cast<float>(touching);
-                    cb /= static_cast<float>(touching);
-                    // Tangential slip at the centroid, undone within the manifold's Coulomb cone of the step: all of it
-                    // while it holds (static), as much as the cone allows otherwise (sliding). Clamping instead of
-                    // skipping matters when a box rests on several manifolds (two triangles of a floor): each has part
-                    // of the load but must move the whole box.
-                    glm::vec3 slip = ca - cb;
-                    slip -= n * glm::dot(slip, n);
-                    const float len = glm::length(slip);
-                    const glm::vec3 mid = 0.5f * (ca + cb);
-                    const glm::vec3 ra = mid - a.x, rb = mid - b.x;
-                    if (len > 0.0f) {
-                        const glm::vec3 dir = slip / len;
-                        const float wt = a.weight(ra, dir) + b.weight(rb, dir);
-                        const float allowed = m.friction * step_normal - step_tangential;
-                        if (wt > 0.0f && allowed > 0.0f) {
-                            const float dlt = std::min(len / wt, allowed);
-                            a.push(ra, -dlt * dir);
-                            b.push(rb, dlt * dir);
-                            patch.tangential += dlt;
-                            patch.on_a -= dlt * dir;
-                        }
-                    }
-                    // Twist: the turn of B's points about the normal relative to A's, around their centroids (small
-                    // angles: sum of u x v over sum of |u|^2), undone within the cone times the patch's mean radius.
-                    if (touching >= 2) {
-                        float cross = 0.0f, radius2 = 0.0f, radius = 0.0f;
-                        for (int t2 = 0; t2 < touching; ++t2) {
-                            glm::vec3 u = pa[t2] - ca, v = pb[t2] - cb;
-                            u -= n * glm::dot(u, n);
-                            v -= n * glm::dot(v, n);
-                            cross += glm::dot(glm::cross(u, v), n);
-                            radius2 += glm::dot(u, u);
-                            radius += glm::length(u);
-                        }
-                        radius /= static_cast<float>(touching);
-                        const float angle = radius2 > 0.0f ? cross / radius2 : 0.0f;
-                        const float ww = a.angular_weight(n) + b.angular_weight(n);
-                        const float allowed = m.friction * step_normal * radius - manifold_twist_[mi] - patch.twist;
-                        if (angle != 0.0f && ww > 0.0f && allowed > 0.0f) {
-                            const float l = std::min(std::abs(angle) / ww, allowed);
-                            const float signed_l = angle > 0.0f ? -l : l;  // turns B back by -angle relative to A
-                            a.twist(-signed_l * n);
-                            b.twist(signed_l * n);
-                            patch.twist += l;
-                        }
+                    if (local == 0) sweep_deepest = std::max(sweep_deepest, deepest);
+                    if (deepest <= kConverged) break;
+                }
+                float normal = 0.0f;
+                for (int p = 0; p < m.count; ++p) normal += sp[p].lambda_n;
+                Patch& patch = patches_[mi];
+                if (!(normal > 0.0f)) continue;
+                if (a.body) corrected_[m.a] = 1;
+                if (b.body) corrected_[m.b] = 1;
+                if (!(m.friction > 0.0f)) continue;
+                // The manifold's normal and friction impulses of the step so far: earlier substeps' totals and this
+                // substep's running sums (over every pass).
+                const float step_normal = manifold_normal_[mi] + normal;
+                const float step_tangential = manifold_tangential_[mi] + patch.tangential;
+                // Friction acts on the contact patch as a whole: the slip of the touching points' friction anchors
+                // at their centroid, undone by one tangential correction there, and their turn about the normal,
+                // undone by a twist. Correcting corner by corner would spend the cone mostly on turning the box
+                // (a corner's generalized inverse mass is several times the centre's) and let it slide.
+                glm::vec3 pa[4], pb[4], ca(0.0f), cb(0.0f);
+                int touching = 0;
+                for (int p = 0; p < m.count; ++p) {
+                    const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
+                    if (!(glm::dot((b.x + rotate(b.q, cp.anchor_b)) - (a.x + rotate(a.q, cp.anchor_a)), n) +
+                              settings.slop <= kPositionTolerance) ||
+                        !engaged_[4 * mi + static_cast<std::uint32_t>(p)])
+                        continue;
+                    pa[touching] = a.x + rotate(a.q, cp.friction_anchor_a);
+                    pb[touching] = b.x + rotate(b.q, cp.friction_anchor_b);
+                    ca += pa[touching];
+                    cb += pb[touching];
+                    ++touching;
+                }
+                if (touching == 0) continue;
+                ca /= static_cast<float>(touching);
+                cb /= static_cast<float>(touching);
+                // Tangential slip at the centroid, undone within the manifold's Coulomb cone of the step: all of it
+                // while it holds (static), as much as the cone allows otherwise (sliding). Clamping instead of
+                // skipping matters when a box rests on several manifolds (two triangles of a floor): each has part
+                // of the load but must move the whole box.
+                glm::vec3 slip = ca - cb;
+                slip -= n * glm::dot(slip, n);
+                const float len = glm::length(slip);
+                const glm::vec3 mid = 0.5f * (ca + cb);
+                const glm::vec3 ra = mid - a.x, rb = mid - b.x;
+                if (len > 0.0f) {
+                    const glm::vec3 dir = slip / len;
+                    const float wt = a.weight(ra, dir) + b.weight(rb, dir);
+                    const float allowed = m.friction * step_normal - step_tangential;
+                    if (wt > 0.0f && allowed > 0.0f) {
+                        const float dlt = std::min(len / wt, allowed);
+                        a.push(ra, -dlt * dir);
+                        b.push(rb, dlt * dir);
+                        patch.tangential += dlt;
+                        patch.on_a -= dlt * dir;
                     }
                 }
-                return sweep_deepest;
-            });
+                // Twist: the turn of B's points about the normal relative to A's, around their centroids (small
+                // angles: sum of u x v over sum of |u|^2), undone within the cone times the patch's mean radius.
+                if (touching >= 2) {
+                    float cross = 0.0f, radius2 = 0.0f, radius = 0.0f;
+                    for (int t2 = 0; t2 < touching; ++t2) {
+                        glm::vec3 u = pa[t2] - ca, v = pb[t2] - cb;
+                        u -= n * glm::dot(u, n);
+                        v -= n * glm::dot(v, n);
+                        cross += glm::dot(glm::cross(u, v), n);
+                        radius2 += glm::dot(u, u);
+                        radius += glm::length(u);
+                    }
+                    radius /= static_cast<float>(touching);
+                    const float angle = radius2 > 0.0f ? cross / radius2 : 0.0f;
+                    const float ww = a.angular_weight(n) + b.angular_weight(n);
+                    const float allowed = m.friction * step_normal * radius - manifold_twist_[mi] - patch.twist;
+                    if (angle != 0.0f && ww > 0.0f && allowed > 0.0f) {
+                        const float l = std::min(std::abs(angle) / ww, allowed);
+                        const float signed_l = angle > 0.0f ? -l : l;  // turns B back by -angle relative to A
+                        a.twist(-signed_l * n);
+                        b.twist(signed_l * n);
+                        patch.twist += l;
+                    }
+                }
+            }
             // Converged: no point of the island was deeper than kConverged at the start of this sweep.
-            if (pass > 0 && pass_deepest <= kConverged) break;
+            if (pass > 0 && sweep_deepest <= kConverged) break;
         }
 
         // 3. Velocities from the corrected motion (bodies nothing touched keep theirs exactly): the corrections'
@@ -836,21 +707,17 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
         //    moments over h, turned into w at the final orientation. Taking w from the moments rather than from the
         //    orientation change keeps angular momentum exact however large a correction turns the body (the
         //    orientation change is a nonlinear function of the moments).
-        for_range(body_count, body_grain, [&](std::uint32_t first, std::uint32_t last) {
-            for (std::uint32_t k = first; k < last; ++k) {
-                const std::uint32_t i = body_list[k];
-                if (!corrected_[i]) continue;
-                SolverBody& b = bodies[i];
-                b.velocity += linear_impulse_[i] * (b.inverse_mass / h);
-                if (b.inverse_inertia == glm::vec3(0.0f)) continue;
-                glm::vec3 inertia(0.0f);
-                for (int c = 0; c < 3; ++c)
-                    inertia[c] = b.inverse_inertia[c] > 0.0f ? 1.0f / b.inverse_inertia[c] : 0.0f;
-                const glm::vec3 l =
-                    inertia_times(predicted_orientation_[i], inertia, b.angular_velocity) + angular_impulse_[i] / h;
-                b.angular_velocity = inverse_inertia_times(b.orientation, b.inverse_inertia, l);
-            }
-        });
+        for (std::uint32_t k = 0; k < body_count; ++k) {
+            const std::uint32_t i = body_list[k];
+            if (!corrected_[i]) continue;
+            SolverBody& b = bodies[i];
+            b.velocity += linear_impulse_[i] * (b.inverse_mass / h);
+            if (b.inverse_inertia == glm::vec3(0.0f)) continue;
+            glm::vec3 inertia(0.0f);
+            for (int c = 0; c < 3; ++c) inertia[c] = b.inverse_inertia[c] > 0.0f ? 1.0f / b.inverse_inertia[c] : 0.0f;
+            const glm::vec3 l = inertia_times(predicted_orientation_[i], inertia, b.angular_velocity) + angular_impulse_[i] / h;
+            b.angular_velocity = inverse_inertia_times(b.orientation, b.inverse_inertia, l);
+        }
 
         // 4. Velocity pass: restitution and dynamic friction at the points pushed in this substep. Sweeps over the
         //    island's manifolds (Gauss-Seidel) until no impulse changes by more than kVelocityTolerance; within a
@@ -859,108 +726,98 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
         //    sweeps matter in stacks: the pushes that took out the substep's sinking gave every box an upward speed
         //    that only the contacts above and below it together can take back, and one sweep left a 10-box stack
         //    bouncing (+0.04 J in its third step).
-        for_range(manifold_count, kLevelGrain, [&](std::uint32_t first, std::uint32_t last) {
-            for (std::uint32_t k = first; k < last; ++k) {
-                const std::uint32_t mi = manifold_list[k];
-                const ContactManifold& m = manifolds[mi];
-                Velocity& vs = velocity_[mi];
-                vs = Velocity{};
-                const Side a = side(m.a, t), b = side(m.b, t);
-                const glm::vec3 n = m.normal;
-                // The points in contact: pushed in this substep, or touching (gap <= 0). The position pass may have put
-                // a resting box's whole push on one corner (Gauss-Seidel order); the touching corners take their share
-                // of the velocity pass's impulses, so that the push is spread over the face instead of turning the box.
-                bool any = false;
-                for (int p = 0; p < m.count; ++p) {
-                    const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
-                    const Arms r = arms(a, b, cp.anchor_a, cp.anchor_b);
-                    vs.ra[p] = r.ra;
-                    vs.rb[p] = r.rb;
-                    const bool pushed = points_[4 * mi + static_cast<std::uint32_t>(p)].lambda_n > 0.0f;
-                    vs.active[p] = pushed || (glm::dot(r.pb - r.pa, n) <= 0.0f &&
-                                              engaged_[4 * mi + static_cast<std::uint32_t>(p)]);
-                    any = any || pushed;
-                }
-                if (!any) continue;
-                vs.any = true;
-                // The patch: centroid of the points in contact (arms from each centre) and their mean distance from it.
-                glm::vec3 centre(0.0f);
-                for (int p = 0; p < m.count; ++p)
-                    if (vs.active[p]) centre += a.x + vs.ra[p], ++vs.contact_count;
-                if (vs.contact_count > 0) {
-                    centre /= static_cast<float>(vs.contact_count);
-                    vs.centre_a = centre - a.x;
-                    vs.centre_b = centre - b.x;
-                    for (int p = 0; p < m.count; ++p) {
-                        if (!vs.active[p]) continue;
-                        glm::vec3 d = a.x + vs.ra[p] - centre;
-                        d -= n * glm::dot(d, n);
-                        vs.patch_radius += glm::length(d);
-                    }
-                    vs.patch_radius /= static_cast<float>(vs.contact_count);
-                }
+        for (std::uint32_t k = 0; k < manifold_count; ++k) {
+            const std::uint32_t mi = manifold_list[k];
+            const ContactManifold& m = manifolds[mi];
+            Velocity& vs = velocity_[mi];
+            vs = Velocity{};
+            const Side a = side(m.a, t), b = side(m.b, t);
+            const glm::vec3 n = m.normal;
+            // The points in contact: pushed in this substep, or touching (gap <= 0). The position pass may have put
+            // a resting box's whole push on one corner (Gauss-Seidel order); the touching corners take their share
+            // of the velocity pass's impulses, so that the push is spread over the face instead of turning the box.
+            bool any = false;
+            for (int p = 0; p < m.count; ++p) {
+                const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
+                const Arms r = arms(a, b, cp.anchor_a, cp.anchor_b);
+                vs.ra[p] = r.ra;
+                vs.rb[p] = r.rb;
+                const bool pushed = points_[4 * mi + static_cast<std::uint32_t>(p)].lambda_n > 0.0f;
+                vs.active[p] = pushed || (glm::dot(r.pb - r.pa, n) <= 0.0f && engaged_[4 * mi + static_cast<std::uint32_t>(p)]);
+                any = any || pushed;
             }
-        });
-        for (int sweep = 0; sweep < kVelocitySweeps; ++sweep) {
-            const float pass_largest = sweep_groups([&](std::uint32_t first, std::uint32_t last) {
-                float sweep_largest = 0.0f;
-                for (std::uint32_t k = first; k < last; ++k) {
-                    const std::uint32_t mi = manifold_list[k];
-                    Velocity& vs = velocity_[mi];
-                    if (!vs.any) continue;
-                    const ContactManifold& m = manifolds[mi];
-                    Side a = side(m.a, t), b = side(m.b, t);
-                    const glm::vec3 n = m.normal;
-                    for (int pass = 0; pass < kVelocityPasses; ++pass) {
-                        float largest = 0.0f;
-                        for (int p = 0; p < m.count; ++p) {
-                            const Point& sp = points_[4 * mi + static_cast<std::uint32_t>(p)];
-                            if (!vs.active[p]) continue;
-                            const glm::vec3 &ra = vs.ra[p], &rb = vs.rb[p];
-                            const float vn = glm::dot(b.point_velocity(rb) - a.point_velocity(ra), n);
-                            const float e = sp.approach < -settings.restitution_threshold ? m.restitution : 0.0f;
-                            const float target = std::max(-e * sp.approach, 0.0f);
-                            const float w = a.weight(ra, n) + b.weight(rb, n);
-                            if (!(w > 0.0f)) continue;
-                            // The point's normal impulse in this substep, the position pass's push (lambda_n / h) plus
-                            // this pass's, stays >= 0: the velocity pass may take back the speed a push gave, never pull.
-                            const float total = std::max(vs.jv[p] + (target - vn) / w, -sp.lambda_n / h);
-                            const float j = total - vs.jv[p];
-                            a.kick(ra, -j * n);
-                            b.kick(rb, j * n);
-                            vs.jv[p] = total;
-                            largest = std::max(largest, std::abs(j) * w);
-                        }
-                        if (m.friction > 0.0f && vs.contact_count > 0)
-                            largest = std::max(largest, friction(m, mi, a, b));
-                        sweep_largest = std::max(sweep_largest, largest);
-                        if (largest <= kVelocityTolerance) break;
-                    }
+            if (!any) continue;
+            vs.any = true;
+            // The patch: centroid of the points in contact (arms from each centre) and their mean distance from it.
+            glm::vec3 centre(0.0f);
+            for (int p = 0; p < m.count; ++p)
+                if (vs.active[p]) centre += a.x + vs.ra[p], ++vs.contact_count;
+            if (vs.contact_count > 0) {
+                centre /= static_cast<float>(vs.contact_count);
+                vs.centre_a = centre - a.x;
+                vs.centre_b = centre - b.x;
+                for (int p = 0; p < m.count; ++p) {
+                    if (!vs.active[p]) continue;
+                    glm::vec3 d = a.x + vs.ra[p] - centre;
+                    d -= n * glm::dot(d, n);
+                    vs.patch_radius += glm::length(d);
                 }
-                return sweep_largest;
-            });
-            if (pass_largest <= kVelocityTolerance) break;
+                vs.patch_radius /= static_cast<float>(vs.contact_count);
+            }
         }
-        for_range(manifold_count, kLevelGrain, [&](std::uint32_t first, std::uint32_t last) {
-            for (std::uint32_t k = first; k < last; ++k) {
+        for (int sweep = 0; sweep < kVelocitySweeps; ++sweep) {
+            float sweep_largest = 0.0f;
+            for (std::uint32_t k = 0; k < manifold_count; ++k) {
                 const std::uint32_t mi = manifold_list[k];
-                const Velocity& vs = velocity_[mi];
+                Velocity& vs = velocity_[mi];
                 if (!vs.any) continue;
-                ContactManifold& m = manifolds[mi];
-                // The step's totals, net of what this pass took back: the normal impulses, and the positional friction
-                // less any returned along it.
-                float given_back = 0.0f;
-                if (glm::dot(vs.jt, patches_[mi].on_a) < 0.0f) given_back = glm::length(vs.jt) * h;
-                for (int p = 0; p < m.count; ++p) {
-                    const Point& sp = points_[4 * mi + static_cast<std::uint32_t>(p)];
-                    manifold_normal_[mi] += std::max(0.0f, sp.lambda_n + vs.jv[p] * h);
-                    if (sp.lambda_n > 0.0f)
-                        m.points[static_cast<std::size_t>(p)].normal_impulse += sp.lambda_n / h + vs.jv[p];
+                const ContactManifold& m = manifolds[mi];
+                Side a = side(m.a, t), b = side(m.b, t);
+                const glm::vec3 n = m.normal;
+                for (int pass = 0; pass < kVelocityPasses; ++pass) {
+                    float largest = 0.0f;
+                    for (int p = 0; p < m.count; ++p) {
+                        const Point& sp = points_[4 * mi + static_cast<std::uint32_t>(p)];
+                        if (!vs.active[p]) continue;
+                        const glm::vec3 &ra = vs.ra[p], &rb = vs.rb[p];
+                        const float vn = glm::dot(b.point_velocity(rb) - a.point_velocity(ra), n);
+                        const float e = sp.approach < -settings.restitution_threshold ? m.restitution : 0.0f;
+                        const float target = std::max(-e * sp.approach, 0.0f);
+                        const float w = a.weight(ra, n) + b.weight(rb, n);
+                        if (!(w > 0.0f)) continue;
+                        // The point's normal impulse in this substep, the position pass's push (lambda_n / h) plus
+                        // this pass's, stays >= 0: the velocity pass may take back the speed a push gave, never pull.
+                        const float total = std::max(vs.jv[p] + (target - vn) / w, -sp.lambda_n / h);
+                        const float j = total - vs.jv[p];
+                        a.kick(ra, -j * n);
+                        b.kick(rb, j * n);
+                        vs.jv[p] = total;
+                        largest = std::max(largest, std::abs(j) * w);
+                    }
+                    if (m.friction > 0.0f && vs.contact_count > 0) largest = std::max(largest, friction(m, mi, a, b));
+                    sweep_largest = std::max(sweep_largest, largest);
+                    if (largest <= kVelocityTolerance) break;
                 }
-                manifold_tangential_[mi] += std::max(0.0f, patches_[mi].tangential - given_back);
-                manifold_twist_[mi] += patches_[mi].twist;
             }
-        });
+            if (sweep_largest <= kVelocityTolerance) break;
+        }
+        for (std::uint32_t k = 0; k < manifold_count; ++k) {
+            const std::uint32_t mi = manifold_list[k];
+            const Velocity& vs = velocity_[mi];
+            if (!vs.any) continue;
+            ContactManifold& m = manifolds[mi];
+            // The step's totals, net of what this pass took back: the normal impulses, and the positional friction
+            // less any returned along it.
+            float given_back = 0.0f;
+            if (glm::dot(vs.jt, patches_[mi].on_a) < 0.0f) given_back = glm::length(vs.jt) * h;
+            for (int p = 0; p < m.count; ++p) {
+                const Point& sp = points_[4 * mi + static_cast<std::uint32_t>(p)];
+                manifold_normal_[mi] += std::max(0.0f, sp.lambda_n + vs.jv[p] * h);
+                if (sp.lambda_n > 0.0f) m.points[static_cast<std::size_t>(p)].normal_impulse += sp.lambda_n / h + vs.jv[p];
+            }
+            manifold_tangential_[mi] += std::max(0.0f, patches_[mi].tangential - given_back);
+            manifold_twist_[mi] += patches_[mi].twist;
+        }
     }
 }
 

@@ -178,11 +178,6 @@ struct StepStats {
     std::size_t awake_bodies = 0;    ///< dynamic bodies and moving kinematic bodies that took part in the step
     std::size_t sleeping_bodies = 0; ///< dynamic bodies asleep after the step
     std::size_t islands = 0;         ///< solver islands (bodies linked by contacts; a lone body counts as one)
-    /// Solver islands too large for one thread that the threads shared (PositionSolver::solve's wavefront levels);
-    /// 0 with one thread. How the work was shared never changes the results.
-    std::size_t spread_islands = 0;
-    std::size_t shared_levels = 0;   ///< levels of those islands wide enough to be shared out to the threads
-    std::size_t shared_manifolds = 0;  ///< manifolds in those levels (the rest of the spread islands' run on one thread)
     std::size_t ccd_sweeps = 0;      ///< bodies whose motion was swept for continuous collision detection
     double integrate_ms = 0.0;       ///< stage 1: predicted motion, forces
     double broadphase_ms = 0.0;      ///< stage 2: pairs and mesh candidates

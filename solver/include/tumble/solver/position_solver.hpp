@@ -28,7 +28,6 @@
 /// depth, the translation-only response of a plain separating-axis test.
 
 #include <array>
-#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -146,10 +145,6 @@ struct ContactManifold {
 /// lie on the edge.
 inline constexpr float kOverhang = 1e-4f;
 
-/// Islands with at least this many manifolds are split into wavefront levels (see PositionSolver::solve), so that
-/// the threads can share one island when it holds most of the work.
-inline constexpr std::size_t kLevelMinManifolds = 256;
-
 /// Runs the substeps of one step. Holds scratch memory between steps, so a long-lived solver does not allocate
 /// once its buffers have grown to the largest body and contact counts seen.
 class PositionSolver {
@@ -171,15 +166,8 @@ public:
     ///    spent on normal impulses that this pass took back.
     /// Overlap a point had at the start of the step is removed without speed (split impulse, beyond 1 mm) and no
     /// point is pushed out faster than its approach speed plus 3 m/s in a substep.
-    /// Islands (dynamic bodies linked by manifolds) run independently on `parallel`. An island too large for that
-    /// (more work than the threads' fair share) is spread over the threads itself: its manifolds (when it has at least
-    /// kLevelMinManifolds) are sorted into wavefront levels, a manifold's level one more than the highest level of the
-    /// earlier manifolds, in ascending order, that share a dynamic body with it (level scheduling of Gauss-Seidel,
-    /// Saad, "Iterative Methods for Sparse Linear Systems", 2nd ed., section 11.6.1). The manifolds of a level move no
-    /// body in common and run concurrently, and each one still sees exactly what it would see in the ascending sweep,
-    /// so the passes do the same arithmetic on the same values in either case: the result is bit-identical for any
-    /// number of threads, and to a serial sweep.
-    /// Manifold and body indices must be valid (a != b, each < bodies.size() or b ==
+    /// Islands (dynamic bodies linked by manifolds) run independently on `parallel`; the result is bit-identical for
+    /// any number of threads. Manifold and body indices must be valid (a != b, each < bodies.size() or b ==
     /// kStaticGeometry), counts 0..4, inverse masses and inertias >= 0 and 0 for bodies that are not dynamic, and
     /// bodies' quaternions unit length: the engine builds them so, release builds do not check, builds with
     /// assertions check all but the quaternions with TUMBLE_ASSERT (`<tumble/core/assert.hpp>`). `settings` must
@@ -189,12 +177,6 @@ public:
 
     /// Islands of the last `solve` (bodies linked by manifolds; a body without contacts is an island of its own).
     std::size_t island_count() const { return island_count_; }
-    /// Islands of the last `solve` that were spread over the threads (wavefront levels; 0 on one thread).
-    std::size_t spread_island_count() const { return spread_islands_.size(); }
-    /// Levels of those islands wide enough that their manifolds were shared out to the threads.
-    std::size_t shared_level_count() const { return shared_levels_; }
-    /// Manifolds in those levels; the spread islands' other manifolds were swept by one thread.
-    std::size_t shared_manifold_count() const { return shared_manifolds_; }
 
 private:
     // Per-point scratch of a substep.
@@ -226,23 +208,11 @@ private:
         float jw = 0.0f;
     };
     void build_islands(std::span<const SolverBody> bodies, std::span<const ContactManifold> manifolds);
-    void level_island(std::uint32_t island, std::span<const SolverBody> bodies,
-                      std::span<const ContactManifold> manifolds);
     void schedule_islands(int threads);
     void run_island(std::uint32_t island, std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
-                    const glm::vec3& gravity, float dt, const SolverSettings& settings, Parallel& parallel);
-
-    // A run of an island's manifolds (positions in island_manifolds_) that the passes sweep in order; the manifolds
-    // of a level share no dynamic body, so a level's may run concurrently (`level`; otherwise one thread sweeps it).
-    struct Group {
-        std::uint32_t begin = 0;
-        std::uint32_t end = 0;
-        bool level = false;
-    };
+                    const glm::vec3& gravity, float dt, const SolverSettings& settings);
 
     std::size_t island_count_ = 0;
-    std::size_t shared_levels_ = 0;
-    std::size_t shared_manifolds_ = 0;
     std::vector<std::uint32_t> parent_;          // union-find over body indices
     std::vector<std::uint32_t> island_of_root_;
     std::vector<std::uint32_t> body_island_;     // island of each dynamic body
@@ -250,15 +220,7 @@ private:
     std::vector<std::uint32_t> body_begin_;
     std::vector<std::uint32_t> island_manifolds_;  // CSR: manifolds of each island, ascending
     std::vector<std::uint32_t> manifold_begin_;
-    std::vector<Group> groups_;  // CSR: the groups of each island, in sweep order
-    std::vector<std::uint32_t> group_begin_;
-    std::vector<std::uint32_t> spread_islands_;    // islands spread over the threads in this step, ascending
-    std::vector<std::uint32_t> body_level_;        // per body: level of its latest manifold (level scratch)
-    std::vector<std::uint32_t> position_level_;    // per position of one island: its manifold's level (scratch)
-    std::vector<std::uint32_t> level_start_;       // per level: first position in level order (scratch)
-    std::vector<std::uint32_t> level_order_;       // one island's manifolds in level order (scratch)
-    std::vector<float> chunk_result_;              // per chunk of a level: its largest correction (reduction)
-    std::vector<std::uint32_t> island_order_;      // islands that are not spread, most work first
+    std::vector<std::uint32_t> island_order_;      // islands, most work first
     std::vector<std::uint32_t> unit_begin_;        // work unit u runs island_order_[unit_begin_[u] .. unit_begin_[u+1])
     std::vector<glm::vec3> start_position_;        // per body: pose at the start of the step (kinematic motion)
     std::vector<glm::quat> start_orientation_;
