@@ -237,19 +237,11 @@ TEST(DeterminismAcrossThreads, EveryThreadCountGivesTheBitsOfOneThread) {
     }
 }
 
-// A pile of 1,000 boxes that is one solver island (10 x 10 columns of 10 boxes, side faces flush, so every box
-// touches its neighbours), each box nudged by a small deterministic spin so that the pile shifts as it settles.
-// One island is solved by one thread today (docs/benchmarks.md: the in-island splits tried so far and why they were
-// not kept); the test holds any future splitting of large islands to the same bits.
-TEST(DeterminismAcrossThreads, AThousandBoxPileInOneIslandGivesTheBitsOfOneThread) {
-    CodeScene pile;
-    BodyDef floor;
-    floor.position = {0, -0.5f, 0};
-    floor.half_extents = {10, 0.5f, 10};
-    floor.mass = 0;
-    pile.bodies.push_back(floor);
-    testutil::Random rng(5);
-    for (int y = 0; y < 10; ++y)
+// 10 x 10 columns of `layers` cubes of 0.5 m on y = 0, side faces flush (every box touches its neighbours, so the
+// pile is one solver island), each nudged by a small deterministic spin so that the pile shifts as it settles.
+void add_flush_pile(CodeScene& scene, int layers, std::uint64_t seed) {
+    testutil::Random rng(seed);
+    for (int y = 0; y < layers; ++y)
         for (int x = 0; x < 10; ++x)
             for (int z = 0; z < 10; ++z) {
                 BodyDef d;
@@ -257,21 +249,46 @@ TEST(DeterminismAcrossThreads, AThousandBoxPileInOneIslandGivesTheBitsOfOneThrea
                               0.5f * static_cast<float>(z) - 2.25f};
                 d.half_extents = glm::vec3(0.25f);
                 d.angular_velocity = rng.vec(-0.5, 0.5);
-                pile.bodies.push_back(d);
+                scene.bodies.push_back(d);
             }
+}
+
+// `scene` in worlds of 1, 2, 3 and 4 threads.
+struct ThreadWorlds {
     std::vector<World> worlds;
     std::vector<Instance> instances;
-    for (int threads = 1; threads <= 4; ++threads) worlds.push_back(make_world({}, threads));
-    for (World& w : worlds) instances.push_back(add(w, pile));
-    for (int s = 0; s < 8; ++s) {  // 0.3 s of a step each for 4 worlds: kept short
-        for (World& w : worlds) w.step(kDt);
-        // One island of the 1,000 boxes (the static floor joins none).
-        ASSERT_EQ(worlds[0].stats().islands, 1u) << "step " << s + 1;
-        ASSERT_EQ(worlds[0].stats().awake_bodies, 1000u) << "step " << s + 1;
-        const std::vector<std::uint32_t> reference = bits(worlds[0], instances[0]);
-        for (std::size_t i = 1; i < worlds.size(); ++i)
-            ASSERT_EQ(bits(worlds[i], instances[i]), reference) << i + 1 << " threads, step " << s + 1;
+};
+
+// Steps `scene` side by side at 1 to 4 threads for `steps` steps; after each step, the 1-thread world must hold one
+// island of `awake` bodies and every world the bits of one thread.
+ThreadWorlds step_one_island_at_1_to_4_threads(const CodeScene& scene, int steps, std::size_t awake) {
+    ThreadWorlds t;
+    for (int threads = 1; threads <= 4; ++threads) t.worlds.push_back(make_world({}, threads));
+    for (World& w : t.worlds) t.instances.push_back(add(w, scene));
+    for (int s = 0; s < steps; ++s) {
+        for (World& w : t.worlds) w.step(kDt);
+        EXPECT_EQ(t.worlds[0].stats().islands, 1u) << "step " << s + 1;
+        EXPECT_EQ(t.worlds[0].stats().awake_bodies, awake) << "step " << s + 1;
+        const std::vector<std::uint32_t> reference = bits(t.worlds[0], t.instances[0]);
+        for (std::size_t i = 1; i < t.worlds.size(); ++i)
+            EXPECT_EQ(bits(t.worlds[i], t.instances[i]), reference) << i + 1 << " threads, step " << s + 1;
     }
+    return t;
+}
+
+// A pile of 1,000 boxes in one island on a static floor box. One island is solved by one thread today
+// (docs/benchmarks.md: the in-island splits tried so far and why they were not kept); the test holds any future
+// splitting of large islands to the same bits.
+TEST(DeterminismAcrossThreads, AThousandBoxPileInOneIslandGivesTheBitsOfOneThread) {
+    CodeScene pile;
+    BodyDef floor;
+    floor.position = {0, -0.5f, 0};
+    floor.half_extents = {10, 0.5f, 10};
+    floor.mass = 0;
+    pile.bodies.push_back(floor);
+    add_flush_pile(pile, 10, 5);
+    // 0.3 s of a step each for 4 worlds: kept short. The static floor joins no island.
+    step_one_island_at_1_to_4_threads(pile, 8, 1000);
 }
 
 // The same on a mesh floor (static geometry, no body) with a kinematic paddle driven into the side of the pile:
@@ -286,30 +303,11 @@ TEST(DeterminismAcrossThreads, APileOnAMeshPushedByAKinematicPaddleGivesTheBitsO
     paddle.kinematic = true;
     paddle.velocity = {1.0f, 0, 0};
     pile.bodies.push_back(paddle);
-    testutil::Random rng(9);
-    for (int y = 0; y < 5; ++y)
-        for (int x = 0; x < 10; ++x)
-            for (int z = 0; z < 10; ++z) {
-                BodyDef d;
-                d.position = {0.5f * static_cast<float>(x) - 2.25f, 0.25f + 0.5f * static_cast<float>(y),
-                              0.5f * static_cast<float>(z) - 2.25f};
-                d.half_extents = glm::vec3(0.25f);
-                d.angular_velocity = rng.vec(-0.5, 0.5);
-                pile.bodies.push_back(d);
-            }
-    std::vector<World> worlds;
-    std::vector<Instance> instances;
-    for (int threads = 1; threads <= 4; ++threads) worlds.push_back(make_world({}, threads));
-    for (World& w : worlds) instances.push_back(add(w, pile));
-    for (int s = 0; s < 8; ++s) {
-        for (World& w : worlds) w.step(kDt);
-        ASSERT_EQ(worlds[0].stats().islands, 1u) << "step " << s + 1;
-        const std::vector<std::uint32_t> reference = bits(worlds[0], instances[0]);
-        for (std::size_t i = 1; i < worlds.size(); ++i)
-            ASSERT_EQ(bits(worlds[i], instances[i]), reference) << i + 1 << " threads, step " << s + 1;
-    }
+    add_flush_pile(pile, 5, 9);
+    // 500 boxes and the moving paddle take part in the step.
+    const ThreadWorlds t = step_one_island_at_1_to_4_threads(pile, 8, 501);
     // The paddle really pushed the pile: the box column nearest it moved along +x.
-    EXPECT_GT(worlds[0].body(instances[0].bodies[1]).position.x, -2.25f + 0.01f);
+    EXPECT_GT(t.worlds[0].body(t.instances[0].bodies[1]).position.x, -2.25f + 0.01f);
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, Determinism, ::testing::ValuesIn(kThreadCounts),
