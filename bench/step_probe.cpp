@@ -6,18 +6,17 @@
 // Usage: tumble_step_probe BOXES LEVEL THREADS WARMUP MEASURED   (LEVEL 0 medium, 1 large, 2 Box2D's pyramid of
 // base BOXES on a ground box, sleeping off, as BM_Pyramid_Tumble; "lost" then counts boxes that moved more than 0.1 m)
 //
-// "first_lost" names the first box found below the level after a step (box -1: none), checked after every step, which
-// makes a long run a little slower. The last field, "state_hash", is an FNV-1a hash of the boxes' position and orientation bits at the end: the same
-// for any THREADS.
+// "first_lost" names the first box found below the level after a step (box -1: none), checked after every step,
+// outside the measured steps' timing (the warm-up time includes it). The last field, "state_hash", is
+// tumble::samples::state_hash of the world at the end (the hash tumble-drop prints): the same for any THREADS.
 
 #include <chrono>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <ctime>
 #include <string>
 
+#include "drop_scene.hpp"
 #include "step_inputs.hpp"
 
 int main(int argc, char** argv) {
@@ -75,10 +74,15 @@ int main(int argc, char** argv) {
         find_lost(s + 1);
     }
     const Clock::time_point t1 = Clock::now();
-    const std::clock_t c1 = std::clock();
+    Clock::duration wall{};
+    std::clock_t cpu = 0;
     tumble::StepStats sum;
     for (int s = 0; s < measured; ++s) {
+        const Clock::time_point before = Clock::now();
+        const std::clock_t cpu_before = std::clock();
         world.step(1.0f / 60.0f);
+        cpu += std::clock() - cpu_before;
+        wall += Clock::now() - before;
         find_lost(warmup + s + 1);
         const tumble::StepStats& st = world.stats();
         sum.integrate_ms += st.integrate_ms;
@@ -92,33 +96,24 @@ int main(int argc, char** argv) {
         sum.islands += st.islands;
         sum.awake_bodies += st.awake_bodies;
     }
-    const Clock::time_point t2 = Clock::now();
-    const double cpu_ms = 1000.0 * static_cast<double>(std::clock() - c1) / CLOCKS_PER_SEC / measured;
+    const double cpu_ms = 1000.0 * static_cast<double>(cpu) / CLOCKS_PER_SEC / measured;
     int lost = 0;
-    std::uint64_t hash = 14695981039346656037ull;
     for (std::size_t i = 0; i < ids.size(); ++i) {
-        const tumble::BodyState b = world.body(ids[i]);
-        lost += pyramid ? glm::length(b.position - defs[i].position) > 0.1f : b.position.y < lowest;
-        const float values[7] = {b.position.x,    b.position.y,    b.position.z,   b.orientation.w,
-                                 b.orientation.x, b.orientation.y, b.orientation.z};
-        for (const float v : values) {
-            std::uint32_t bits = 0;
-            std::memcpy(&bits, &v, sizeof bits);
-            for (int k = 0; k < 4; ++k) hash = (hash ^ ((bits >> (8 * k)) & 0xffu)) * 1099511628211ull;
-        }
+        const glm::vec3 p = world.body(ids[i]).position;
+        lost += pyramid ? glm::length(p - defs[i].position) > 0.1f : p.y < lowest;
     }
     const auto ms = [](Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
     std::printf(
         "{\"level\":\"%s\",\"boxes\":%d,\"threads\":%d,\"warmup_ms_per_step\":%.1f,\"measured_steps\":\"%d-%d\","
         "\"ms_per_step\":%.1f,\"cpu_ms_per_step\":%.1f,\"lost\":%d,\"stages_ms\":{\"integrate\":%.2f,"
         "\"broadphase\":%.2f,\"narrowphase\":%.2f,\"solve\":%.2f,\"velocities\":%.2f,\"report\":%.2f,"
-        "\"sleep\":%.2f},\"manifolds\":%.0f,\"islands\":%.0f,\"awake\":%.0f,\"first_lost\":{\"box\":%d,\"after_step\":%d,"
-        "\"at\":[%.3f,%.3f,%.3f]},\"state_hash\":\"0x%016llx\"}\n",
+        "\"sleep\":%.2f},\"manifolds\":%.0f,\"islands\":%.0f,\"awake\":%.0f,"
+        "\"first_lost\":{\"box\":%d,\"after_step\":%d,\"at\":[%.3f,%.3f,%.3f]},\"state_hash\":\"%s\"}\n",
         name.c_str(), boxes, threads, warmup > 0 ? ms(t1 - t0) / warmup : 0.0, warmup, warmup + measured,
-        ms(t2 - t1) / measured, cpu_ms, lost, sum.integrate_ms / measured, sum.broadphase_ms / measured,
+        ms(wall) / measured, cpu_ms, lost, sum.integrate_ms / measured, sum.broadphase_ms / measured,
         sum.narrowphase_ms / measured, sum.solve_ms / measured, sum.velocities_ms / measured, sum.report_ms / measured,
         sum.sleep_ms / measured, static_cast<double>(sum.manifolds) / measured,
-        static_cast<double>(sum.islands) / measured, static_cast<double>(sum.awake_bodies) / measured,
-        first_lost, first_lost_step, first_lost_at.x, first_lost_at.y, first_lost_at.z,
-        static_cast<unsigned long long>(hash));
+        static_cast<double>(sum.islands) / measured, static_cast<double>(sum.awake_bodies) / measured, first_lost,
+        first_lost_step, first_lost_at.x, first_lost_at.y, first_lost_at.z,
+        tumble::samples::hex(tumble::samples::state_hash(world)).c_str());
 }
