@@ -162,7 +162,11 @@ TEST(Ccd, BoxesThrownAt100MetresPerSecondDoNotTunnelThroughTheRealLevels) {
                     "level with CCD, %d without\n",
                     path.filename().string().c_str(), with.thrown, with.tunnelled, without.tunnelled);
         EXPECT_EQ(with.tunnelled, 0) << path.filename();
-        EXPECT_GT(without.tunnelled, with.thrown / 4) << path.filename() << ": without CCD many should tunnel";
+        // The control: without CCD some must tunnel, or the level would not test CCD (as for the walls above, where
+        // at least 5 of 200 must). It required more than a quarter until the solver's contacts learnt to stop what
+        // other contacts drive into them (position_solver.cpp), which cut the count without CCD from more than a
+        // quarter to 8, 9 and 10 (docs/game.md).
+        EXPECT_GT(without.tunnelled, 0) << path.filename() << ": without CCD some should tunnel";
     }
 }
 

@@ -128,6 +128,8 @@ struct Side {
     SolverBody* body = nullptr;
     glm::vec3* linear_impulse = nullptr;   // the body's sum of P over this substep's corrections (kg m)
     glm::vec3* angular_impulse = nullptr;  // the body's sum of r x P over this substep's corrections (kg m^2)
+    glm::vec3* pseudo_shift = nullptr;     // the body's motion by this substep's split impulses (m, rad)
+    glm::vec3* pseudo_turn = nullptr;
 
     // Generalized inverse mass along unit direction d at arm r (Mueller et al. 2020, eq. 2).
     TUMBLE_SOLVER_INLINE float weight(const glm::vec3& r, const glm::vec3& d) const {
@@ -141,11 +143,14 @@ struct Side {
         if (!body) return;
         x += p * inv_mass;
         const glm::vec3 moment = glm::cross(r, p);
+        const glm::vec3 theta = inverse_inertia_times(q, inv_inertia, moment);
         if (real) {
             *linear_impulse += p;
             *angular_impulse += moment;
+        } else {
+            *pseudo_shift += p * inv_mass;
+            *pseudo_turn += theta;
         }
-        const glm::vec3 theta = inverse_inertia_times(q, inv_inertia, moment);
         if (theta != glm::vec3(0.0f)) {
             turn += theta;
             q = turned(q0, turn);
@@ -182,6 +187,11 @@ struct Side {
         body->angular_velocity = w;
     }
     glm::vec3 point_velocity(const glm::vec3& r) const { return v + glm::cross(w, r); }
+    // How far the split impulses of this substep moved the body's point at arm r (to first order in the turn).
+    TUMBLE_SOLVER_INLINE glm::vec3 pseudo_motion(const glm::vec3& r) const {
+        if (!body) return glm::vec3(0.0f);
+        return *pseudo_shift + glm::cross(*pseudo_turn, r);
+    }
 };
 
 // True when the point's anchor on the incident body (the one the reference face does not belong to) is over the
@@ -324,6 +334,8 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifo
     reset(corrected_, n, std::uint8_t{0});
     linear_impulse_.resize(n);
     angular_impulse_.resize(n);
+    pseudo_shift_.resize(n);
+    pseudo_turn_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         start_position_[i] = prev_position_[i] = predicted_position_[i] = bodies[i].position;
         start_orientation_[i] = prev_orientation_[i] = predicted_orientation_[i] = bodies[i].orientation;
@@ -431,6 +443,8 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                 s.body = &b;
                 s.linear_impulse = &linear_impulse_[index];
                 s.angular_impulse = &angular_impulse_[index];
+                s.pseudo_shift = &pseudo_shift_[index];
+                s.pseudo_turn = &pseudo_turn_[index];
                 break;
             case Motion::kinematic: {
                 // Exact constant-velocity motion from the start of the step, shared by every island that reads it.
@@ -549,6 +563,8 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
             corrected_[i] = 0;
             linear_impulse_[i] = glm::vec3(0.0f);
             angular_impulse_[i] = glm::vec3(0.0f);
+            pseudo_shift_[i] = glm::vec3(0.0f);
+            pseudo_turn_[i] = glm::vec3(0.0f);
         }
         // Reset the manifolds' scratch; points not yet engaged find out whether they are over their reference
         // face now, before this substep's corrections turn anything.
@@ -561,6 +577,8 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                 sp = Point{};
                 const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
                 sp.over = engaged_[4 * mi + static_cast<std::uint32_t>(p)] || over_reference(m, a, b, cp);
+                sp.start_gap = glm::dot(
+                    (b.prev_x + rotate(b.prev_q, cp.anchor_b)) - (a.prev_x + rotate(a.prev_q, cp.anchor_a)), m.normal);
             }
             patches_[mi] = Patch{};
         }
@@ -597,11 +615,25 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                         // into a wall between two sets of contact points), and pushing it out at depth / h threw
                         // boxes out of a level pile at 15 m/s.
                         float& split = split_[4 * mi + static_cast<std::uint32_t>(p)];
-                        const float pseudo = std::min(dl, split / w);
+                        float pseudo = std::min(dl, split / w);
                         split -= pseudo * w;
-                        // The real share gives the point at most its approach speed plus kMaxPushSpeed.
+                        // How far the point has moved along n since the substep began (< 0: closing), split into
+                        // what split impulses did and the rest (integration and real corrections).
+                        const float pseudo_moved =
+                            glm::dot(b.pseudo_motion(r.pb - b.x) - a.pseudo_motion(r.pa - a.x), n);
+                        const float moved = c - settings.slop - sp[p].start_gap - pseudo_moved;
+                        // Overlap that other points' split impulses drove into this one in this substep is taken
+                        // out the same way, without speed: a light box that a heavy one starts the step inside of is
+                        // pushed into the floor by that split, and the floor must push it back as far.
+                        pseudo += std::max(0.0f, std::min(dl - pseudo, -pseudo_moved / w));
+                        // The real share gives the point at most its approach speed plus kMaxPushSpeed (Box2D v3's
+                        // contact push speed), or, if more, stops what closed the point in this substep, other
+                        // contacts' corrections included: the floor under a light box that a heavy one lands on
+                        // must stop the heavy one too, and a bound on the point's own pushes let the light box be
+                        // driven through the floor.
                         const float limit = (std::max(0.0f, -sp[p].approach) + kMaxPushSpeed) * h;
-                        const float real = std::max(0.0f, std::min(dl - pseudo, (limit - sp[p].pushed) / w));
+                        const float real =
+                            std::max(0.0f, std::min(dl - pseudo, std::max((limit - sp[p].pushed) / w, -moved / w)));
                         sp[p].pushed += real * w;
                         // A zero share moves nothing (x + -0 == x, a zero turn is skipped): leaving it out saves
                         // two quaternion rotations per body and changes no bit.

@@ -16,7 +16,8 @@
 ///   of free spin at 8 substeps, against 0.09 % of L (docs/architecture.md).
 /// - Catto, "Solver2D" and Box2D v3 (2024): contacts found once per step with a speculative margin, their anchors
 ///   followed through the substeps from the bodies' motion instead of re-running the narrowphase; overlap found at
-///   the start of a step pushed out at no more than 3 m/s beyond the approach speed (Box2D's contact push speed).
+///   the start of a step pushed out at no more than 3 m/s beyond the approach speed (Box2D's contact push speed),
+///   or as fast as stopping what closed the point in the substep takes.
 /// - Catto, "Iterative Dynamics with Temporal Coherence" (GDC 2005) and Bullet's split impulse: overlap a point
 ///   starts the step with (beyond 1 mm) is removed by moving the bodies without giving them speed.
 ///
@@ -164,8 +165,10 @@ public:
     ///    never pulling (the normal impulse stays >= -lambda / h), and dynamic friction removes tangential velocity
     ///    and spin within what the position pass left of the Coulomb cone, or gives back friction the position pass
     ///    spent on normal impulses that this pass took back.
-    /// Overlap a point had at the start of the step is removed without speed (split impulse, beyond 1 mm) and no
-    /// point is pushed out faster than its approach speed plus 3 m/s in a substep.
+    /// Overlap a point had at the start of the step is removed without speed (split impulse, beyond 1 mm), and so is
+    /// overlap that other points' split impulses drove into it in the substep. No point is pushed out faster than
+    /// its approach speed plus 3 m/s in a substep, unless stopping what closed it in the substep (other contacts'
+    /// corrections included: a heavy box landing on a light one on the floor) takes more.
     /// Islands (dynamic bodies linked by manifolds) run independently on `parallel`; the result is bit-identical for
     /// any number of threads. Manifold and body indices must be valid (a != b, each < bodies.size() or b ==
     /// kStaticGeometry), counts 0..4, inverse masses and inertias >= 0 and 0 for bodies that are not dynamic, and
@@ -186,6 +189,7 @@ private:
         bool over = false;      // engaged, or over its reference face at the start of the substep (may engage)
         bool met = false;       // corrected in this substep (approach recorded)
         float pushed = 0.0f;    // normal correction with speed applied in this substep, m
+        float start_gap = 0.0f;  // (p_b - p_a) . n at the anchors where both bodies began the substep, m
     };
     // Per-manifold friction scratch of a substep (friction acts on the contact patch as a whole).
     struct Patch {
@@ -231,6 +235,8 @@ private:
     std::vector<std::uint8_t> corrected_;          // per body: moved by a contact in this substep
     std::vector<glm::vec3> linear_impulse_;        // per body: sum of P of this substep's corrections, kg m
     std::vector<glm::vec3> angular_impulse_;       // per body: sum of r x P of this substep's corrections, kg m^2
+    std::vector<glm::vec3> pseudo_shift_;          // per body: translation by this substep's split impulses, m
+    std::vector<glm::vec3> pseudo_turn_;           // per body: rotation vector of this substep's split impulses, rad
     std::vector<Point> points_;                    // per manifold point (4 per manifold)
     std::vector<std::uint8_t> engaged_;            // per manifold point: acting in this step (see side_planes)
     std::vector<float> split_;                     // per manifold point: starting overlap not yet taken out, m
