@@ -1,4 +1,5 @@
-// Continuous collision detection (opt-in per body, BodyDef::ccd): time-of-impact contacts in the narrowphase stage.
+// Continuous collision detection (opt-in per body, BodyDef::ccd): time-of-impact contacts in the narrowphase stage,
+// and for every body the guard that keeps its centre in front of the one-sided mesh triangles (end of this file).
 //
 // Every contact is found at the start of the step with a speculative margin that covers the step's motion, so a
 // body cannot pass through anything for lack of a contact. For a fast body, though, the separating axis of the
@@ -27,6 +28,11 @@ namespace {
 constexpr float kCcdMotionFraction = 0.25f;
 // Overlap, metres, beyond which a swept body the solver left inside an obstacle it hit is put back (ccd_clamp).
 constexpr float kCcdTolerance = 1e-3f;
+// keep_in_front_of_meshes: how far in front of a triangle's plane a centre that went through it is put back
+// (metres; less if it started the step closer), and the slack of its inside-the-triangle test (a fraction of the
+// squared doubled area, about that fraction of an edge's length times the triangle's height).
+constexpr float kMeshGuardGap = 1e-3f;
+constexpr float kMeshGuardEdgeSlack = 1e-4f;
 
 // The predicted translation of step body k (as in the integrate stage).
 glm::vec3 predicted_translation(const Obb& start, const Obb& end) { return end.center - start.center; }
@@ -168,6 +174,81 @@ void World::Impl::ccd_clamp() {
         body.position = scratch.start_box[k].center + moved_of(k) * back_to[k];
         body.orientation = state.bodies[state.awake[k]].orientation;  // not written back before the velocities stage
     }
+}
+
+// Every dynamic body, CCD or not: the one-sided rule (docs/game.md) means a box whose centre ends a step behind a
+// level triangle no longer sees that triangle and falls out of the level. The contact points of a step are found at
+// its start, and a box that an impact sets spinning within the step (a thin box landing on a corner at 5 m/s turns at
+// 50 rad/s, 50 degrees in one step) can bring corners that no manifold of the step holds down through the floor, and
+// its centre after them. So the path of each body's centre over the step (start to solved position) is checked
+// against the triangles of its mesh candidates: where it goes in through a front face, the body is put back in front
+// of the first such face, kMeshGuardGap along its normal, keeping the orientation and spin the solver gave it and
+// losing the part of its velocity that goes into the face (an inelastic stop); the next step's contacts push out
+// what still overlaps, without speed (the solver's split impulse). A centre that stays in front of every triangle is
+// never touched, so this changes nothing else.
+void World::Impl::keep_in_front_of_meshes() {
+    std::vector<float>& first = scratch.mesh_guard_at;
+    std::vector<glm::vec3>& face = scratch.mesh_guard_normal;
+    first.assign(scratch.awake_count, 2.0f);
+    face.resize(scratch.awake_count);
+    // The triangles the broadphase found for each body cover its centre's path while that path stays inside the box
+    // they were found with (the common case: the solver moved the body about as predicted).
+    for (const TriangleCandidate& tc : scratch.triangle_candidates) {
+        const Triangle& tri = tc.shape;
+        const glm::vec3 from = scratch.start_box[tc.body].center, to = scratch.solver_bodies[tc.body].position;
+        const glm::vec3 n = tri.scaled_normal();
+        const float before = glm::dot(from - tri.a, n), after = glm::dot(to - tri.a, n);
+        if (!(before > 0.0f && after < 0.0f)) continue;
+        const float t = before / (before - after);
+        if (!(t < first[tc.body])) continue;
+        // Where the path meets the plane, inside the triangle (each edge's side test; a little outside counts too,
+        // so that a path through an edge two triangles share is caught by one of them whatever the rounding).
+        const glm::vec3 p = from + (to - from) * t;
+        const float slack = -kMeshGuardEdgeSlack * glm::dot(n, n);
+        if (glm::dot(glm::cross(tri.b - tri.a, p - tri.a), n) < slack ||
+            glm::dot(glm::cross(tri.c - tri.b, p - tri.b), n) < slack ||
+            glm::dot(glm::cross(tri.a - tri.c, p - tri.c), n) < slack)
+            continue;
+        first[tc.body] = t;
+        face[tc.body] = glm::normalize(n);
+    }
+    // A body the solver moved out of that box (deflected by a hit into a direction it was not going): its path is
+    // cast against the meshes' BVHs.
+    for (std::uint32_t k = 0; k < scratch.awake_count; ++k) {
+        const Body& b = state.bodies[state.awake[k]];
+        if (!b.dynamic() || b.sensor) continue;
+        const glm::vec3 from = scratch.start_box[k].center, to = scratch.solver_bodies[k].position;
+        const Aabb searched = state.active.aabb(b.proxy);
+        if (searched.contains(Aabb{to, to})) continue;
+        const float length = glm::length(to - from);
+        if (!(length > 0.0f)) continue;
+        const glm::vec3 direction = (to - from) / length;
+        for (std::uint32_t m : scratch.mesh_order) {
+            if (!layers_collide(b.layer, b.mask, state.meshes[m].layer, state.meshes[m].mask)) continue;
+            state.meshes[m].index.raycast(from, direction, length, [&](const RayHit& hit) {
+                if (!hit.front_face) return length;
+                const float t = hit.distance / length;
+                if (t < first[k]) {
+                    first[k] = t;
+                    face[k] = hit.normal;
+                }
+                return length;
+            });
+        }
+    }
+    std::size_t guarded = 0;
+    for (std::uint32_t k = 0; k < scratch.awake_count; ++k) {
+        if (!(first[k] <= 1.0f)) continue;
+        const glm::vec3 unit = face[k];
+        SolverBody& body = scratch.solver_bodies[k];
+        const glm::vec3 from = scratch.start_box[k].center;
+        const glm::vec3 crossing = from + (body.position - from) * first[k];
+        body.position = crossing + unit * std::min(kMeshGuardGap, glm::dot(from - crossing, unit));
+        const float into = glm::dot(body.velocity, unit);
+        if (into < 0.0f) body.velocity -= into * unit;
+        ++guarded;
+    }
+    stats.mesh_guards = guarded;
 }
 
 }  // namespace tumble

@@ -423,12 +423,14 @@ void World::Impl::cache_stuck_contacts() {
 }
 
 // Stage 4. The substeps (PositionSolver::solve): integrate, positions at the anchors, velocities, restitution and
-// dynamic friction; islands on the thread pool.
+// dynamic friction; islands on the thread pool. Then the CCD clamp and the guard that keeps centres in front of mesh
+// faces (ccd.cpp).
 void World::Impl::solve_stage() {
     scratch.solver.solve(scratch.solver_bodies, scratch.manifolds, state.settings.gravity, scratch.dt,
                          state.settings.solver, parallel());
     stats.islands = scratch.solver.island_count();
     ccd_clamp();
+    keep_in_front_of_meshes();
     cache_stuck_contacts();
 }
 

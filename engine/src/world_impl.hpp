@@ -204,6 +204,9 @@ struct World::Impl {
         std::vector<std::uint8_t> candidate_found;  // narrowphase: per body pair, then per triangle: it has a manifold
         std::vector<float> candidate_toi;  // narrowphase: per candidate, time of impact of a swept body (> 1: none)
         std::vector<float> ccd_back_to;    // ccd_clamp: per step body, the part of the step it goes back to (> 1: none)
+        std::vector<float> mesh_guard_at;  // keep_in_front_of_meshes: per step body, the part of the step where its
+                                           // centre first went in through a triangle's front (> 1: never)
+        std::vector<glm::vec3> mesh_guard_normal;  // ... and that triangle's unit front normal
         // This step's manifolds, what the solver works with, in candidate order; both parts (body pairs, then
         // triangles) sorted by key.
         std::vector<ContactManifold> manifolds;
@@ -308,6 +311,7 @@ struct World::Impl {
                                             float& toi) const;
     // After the solve: a swept body that the solver let through an obstacle it hit goes back to its time of impact.
     void ccd_clamp();
+    void keep_in_front_of_meshes();  // every dynamic body's centre stays in front of the triangles it was in front of
     bool swept_for_ccd(std::uint32_t k) const;  // a CCD body moving far enough this step to be swept
 
     // ---- queries.cpp (the const work; World's non-const overloads wake what they report)

@@ -179,6 +179,9 @@ struct StepStats {
     std::size_t sleeping_bodies = 0; ///< dynamic bodies asleep after the step
     std::size_t islands = 0;         ///< solver islands (bodies linked by contacts; a lone body counts as one)
     std::size_t ccd_sweeps = 0;      ///< bodies whose motion was swept for continuous collision detection
+    /// Bodies whose centre the solver moved in through the front of a mesh triangle in this step, put back in front
+    /// of it (every dynamic body, CCD or not: docs/game.md, one-sided triangles).
+    std::size_t mesh_guards = 0;
     double integrate_ms = 0.0;       ///< stage 1: predicted motion, forces
     double broadphase_ms = 0.0;      ///< stage 2: pairs and mesh candidates
     double narrowphase_ms = 0.0;     ///< stage 3: contact manifolds
