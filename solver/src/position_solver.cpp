@@ -130,6 +130,7 @@ struct Side {
     glm::vec3* angular_impulse = nullptr;  // the body's sum of r x P over this substep's corrections (kg m^2)
     glm::vec3* pseudo_shift = nullptr;     // the body's motion by this substep's split impulses (m, rad)
     glm::vec3* pseudo_turn = nullptr;
+    std::uint8_t* pseudo_any = nullptr;  // 1 once a split impulse has moved the body in this substep
 
     // Generalized inverse mass along unit direction d at arm r (Mueller et al. 2020, eq. 2).
     TUMBLE_SOLVER_INLINE float weight(const glm::vec3& r, const glm::vec3& d) const {
@@ -150,6 +151,7 @@ struct Side {
         } else {
             *pseudo_shift += p * inv_mass;
             *pseudo_turn += theta;
+            *pseudo_any = 1;
         }
         if (theta != glm::vec3(0.0f)) {
             turn += theta;
@@ -189,7 +191,7 @@ struct Side {
     glm::vec3 point_velocity(const glm::vec3& r) const { return v + glm::cross(w, r); }
     // How far the split impulses of this substep moved the body's point at arm r (to first order in the turn).
     TUMBLE_SOLVER_INLINE glm::vec3 pseudo_motion(const glm::vec3& r) const {
-        if (!body) return glm::vec3(0.0f);
+        if (!body || !*pseudo_any) return glm::vec3(0.0f);
         return *pseudo_shift + glm::cross(*pseudo_turn, r);
     }
 };
@@ -336,6 +338,7 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifo
     angular_impulse_.resize(n);
     pseudo_shift_.resize(n);
     pseudo_turn_.resize(n);
+    pseudo_any_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         start_position_[i] = prev_position_[i] = predicted_position_[i] = bodies[i].position;
         start_orientation_[i] = prev_orientation_[i] = predicted_orientation_[i] = bodies[i].orientation;
@@ -445,6 +448,7 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                 s.angular_impulse = &angular_impulse_[index];
                 s.pseudo_shift = &pseudo_shift_[index];
                 s.pseudo_turn = &pseudo_turn_[index];
+                s.pseudo_any = &pseudo_any_[index];
                 break;
             case Motion::kinematic: {
                 // Exact constant-velocity motion from the start of the step, shared by every island that reads it.
@@ -565,6 +569,7 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
             angular_impulse_[i] = glm::vec3(0.0f);
             pseudo_shift_[i] = glm::vec3(0.0f);
             pseudo_turn_[i] = glm::vec3(0.0f);
+            pseudo_any_[i] = 0;
         }
         // Reset the manifolds' scratch; points not yet engaged find out whether they are over their reference
         // face now, before this substep's corrections turn anything.
@@ -577,8 +582,6 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                 sp = Point{};
                 const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
                 sp.over = engaged_[4 * mi + static_cast<std::uint32_t>(p)] || over_reference(m, a, b, cp);
-                sp.start_gap = glm::dot(
-                    (b.prev_x + rotate(b.prev_q, cp.anchor_b)) - (a.prev_x + rotate(a.prev_q, cp.anchor_a)), m.normal);
             }
             patches_[mi] = Patch{};
         }
@@ -617,11 +620,9 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                         float& split = split_[4 * mi + static_cast<std::uint32_t>(p)];
                         float pseudo = std::min(dl, split / w);
                         split -= pseudo * w;
-                        // How far the point has moved along n since the substep began (< 0: closing), split into
-                        // what split impulses did and the rest (integration and real corrections).
+                        // How far split impulses have moved the point along n in this substep (< 0: closing).
                         const float pseudo_moved =
                             glm::dot(b.pseudo_motion(r.pb - b.x) - a.pseudo_motion(r.pa - a.x), n);
-                        const float moved = c - settings.slop - sp[p].start_gap - pseudo_moved;
                         // Overlap that other points' split impulses drove into this one in this substep is taken
                         // out the same way, without speed: a light box that a heavy one starts the step inside of is
                         // pushed into the floor by that split, and the floor must push it back as far.
@@ -630,10 +631,18 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                         // contact push speed), or, if more, stops what closed the point in this substep, other
                         // contacts' corrections included: the floor under a light box that a heavy one lands on
                         // must stop the heavy one too, and a bound on the point's own pushes let the light box be
-                        // driven through the floor.
+                        // driven through the floor. That motion (since the substep began, less what split impulses
+                        // did) is only needed when the first bound falls short.
                         const float limit = (std::max(0.0f, -sp[p].approach) + kMaxPushSpeed) * h;
-                        const float real =
-                            std::max(0.0f, std::min(dl - pseudo, std::max((limit - sp[p].pushed) / w, -moved / w)));
+                        float allowed = (limit - sp[p].pushed) / w;
+                        if (allowed < dl - pseudo) {
+                            const float start_gap = glm::dot(
+                                (b.prev_x + rotate(b.prev_q, cp.anchor_b)) - (a.prev_x + rotate(a.prev_q, cp.anchor_a)),
+                                n);
+                            const float moved = c - settings.slop - start_gap - pseudo_moved;
+                            allowed = std::max(allowed, -moved / w);
+                        }
+                        const float real = std::max(0.0f, std::min(dl - pseudo, allowed));
                         sp[p].pushed += real * w;
                         // A zero share moves nothing (x + -0 == x, a zero turn is skipped): leaving it out saves
                         // two quaternion rotations per body and changes no bit.

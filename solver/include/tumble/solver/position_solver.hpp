@@ -189,7 +189,6 @@ private:
         bool over = false;      // engaged, or over its reference face at the start of the substep (may engage)
         bool met = false;       // corrected in this substep (approach recorded)
         float pushed = 0.0f;    // normal correction with speed applied in this substep, m
-        float start_gap = 0.0f;  // (p_b - p_a) . n at the anchors where both bodies began the substep, m
     };
     // Per-manifold friction scratch of a substep (friction acts on the contact patch as a whole).
     struct Patch {
@@ -237,6 +236,7 @@ private:
     std::vector<glm::vec3> angular_impulse_;       // per body: sum of r x P of this substep's corrections, kg m^2
     std::vector<glm::vec3> pseudo_shift_;          // per body: translation by this substep's split impulses, m
     std::vector<glm::vec3> pseudo_turn_;           // per body: rotation vector of this substep's split impulses, rad
+    std::vector<std::uint8_t> pseudo_any_;         // per body: moved by a split impulse in this substep
     std::vector<Point> points_;                    // per manifold point (4 per manifold)
     std::vector<std::uint8_t> engaged_;            // per manifold point: acting in this step (see side_planes)
     std::vector<float> split_;                     // per manifold point: starting overlap not yet taken out, m
