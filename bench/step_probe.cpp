@@ -6,7 +6,8 @@
 // Usage: tumble_step_probe BOXES LEVEL THREADS WARMUP MEASURED   (LEVEL 0 medium, 1 large, 2 Box2D's pyramid of
 // base BOXES on a ground box, sleeping off, as BM_Pyramid_Tumble; "lost" then counts boxes that moved more than 0.1 m)
 //
-// "first_lost" names the first box found below the level after a step (box -1: none), checked after every step,
+// "first_lost" names the first box found below the level after a step (box -1: none), checked after every step, and
+// "mesh_guards" sums StepStats::mesh_guards (bodies put back in front of a mesh face) over every step,
 // outside the measured steps' timing (the warm-up time includes it). The last field, "state_hash", is
 // tumble::samples::state_hash of the world at the end (the hash tumble-drop prints): the same for any THREADS.
 
@@ -57,7 +58,10 @@ int main(int argc, char** argv) {
     // The first box found below the level (level runs): its index, the step after which it was found and where.
     int first_lost = -1, first_lost_step = -1;
     glm::vec3 first_lost_at(0.0f);
+    // Bodies the step put back in front of a mesh face (StepStats::mesh_guards), summed over every step.
+    std::size_t mesh_guards = 0;
     const auto find_lost = [&](int step) {
+        mesh_guards += world.stats().mesh_guards;
         if (pyramid || first_lost >= 0) return;
         for (std::size_t i = 0; i < ids.size(); ++i) {
             const glm::vec3 p = world.body(ids[i]).position;
@@ -108,12 +112,13 @@ int main(int argc, char** argv) {
         "\"ms_per_step\":%.1f,\"cpu_ms_per_step\":%.1f,\"lost\":%d,\"stages_ms\":{\"integrate\":%.2f,"
         "\"broadphase\":%.2f,\"narrowphase\":%.2f,\"solve\":%.2f,\"velocities\":%.2f,\"report\":%.2f,"
         "\"sleep\":%.2f},\"manifolds\":%.0f,\"islands\":%.0f,\"awake\":%.0f,"
-        "\"first_lost\":{\"box\":%d,\"after_step\":%d,\"at\":[%.3f,%.3f,%.3f]},\"state_hash\":\"%s\"}\n",
+        "\"first_lost\":{\"box\":%d,\"after_step\":%d,\"at\":[%.3f,%.3f,%.3f]},\"mesh_guards\":%zu,"
+        "\"state_hash\":\"%s\"}\n",
         name.c_str(), boxes, threads, warmup > 0 ? ms(t1 - t0) / warmup : 0.0, warmup, warmup + measured,
         ms(wall) / measured, cpu_ms, lost, sum.integrate_ms / measured, sum.broadphase_ms / measured,
         sum.narrowphase_ms / measured, sum.solve_ms / measured, sum.velocities_ms / measured, sum.report_ms / measured,
         sum.sleep_ms / measured, static_cast<double>(sum.manifolds) / measured,
         static_cast<double>(sum.islands) / measured, static_cast<double>(sum.awake_bodies) / measured, first_lost,
-        first_lost_step, first_lost_at.x, first_lost_at.y, first_lost_at.z,
+        first_lost_step, first_lost_at.x, first_lost_at.y, first_lost_at.z, mesh_guards,
         tumble::samples::hex(tumble::samples::state_hash(world)).c_str());
 }
