@@ -37,13 +37,18 @@ struct CodeScene {
     std::vector<tumble::TriangleMesh> meshes;
 };
 
-CodeScene heap_scene() {
-    CodeScene s;
+// A static floor slab 1 m thick with its top at y = 0, `half` metres each way in x and z.
+BodyDef floor_slab(float half) {
     BodyDef floor;
     floor.position = {0, -0.5f, 0};
-    floor.half_extents = {6, 0.5f, 6};
+    floor.half_extents = {half, 0.5f, half};
     floor.mass = 0;
-    s.bodies.push_back(floor);
+    return floor;
+}
+
+CodeScene heap_scene() {
+    CodeScene s;
+    s.bodies.push_back(floor_slab(6.0f));
     BodyDef tilted;
     tilted.position = {1.0f, 0.3f, 0.5f};
     tilted.half_extents = {0.8f, 0.2f, 0.6f};
@@ -281,11 +286,7 @@ ThreadWorlds step_one_island_at_1_to_4_threads(const CodeScene& scene, int steps
 // splitting of large islands to the same bits.
 TEST(DeterminismAcrossThreads, AThousandBoxPileInOneIslandGivesTheBitsOfOneThread) {
     CodeScene pile;
-    BodyDef floor;
-    floor.position = {0, -0.5f, 0};
-    floor.half_extents = {10, 0.5f, 10};
-    floor.mass = 0;
-    pile.bodies.push_back(floor);
+    pile.bodies.push_back(floor_slab(10.0f));
     add_flush_pile(pile, 10, 5);
     // 0.3 s of a step each for 4 worlds: kept short. The static floor joins no island.
     step_one_island_at_1_to_4_threads(pile, 8, 1000);
