@@ -205,7 +205,7 @@ TEST(DocsDefaults, ScenesWorldTable) {
     const tumble::SolverSettings solver{};
     const tumble::Scene parsed = tumble::parse_scene(R"({"version": 2})", "empty.json");
     for (const char* key : {"gravity", "dt", "substeps", "iterations", "restitution_threshold", "slop",
-                            "broadphase_margin"})
+                            "broadphase_margin", "solver", "contact_hertz"})
         ASSERT_TRUE(t.count(key)) << kScenes << ", world table: no row for " << key;
     const auto what = [](const std::string& key) { return kScenes + ", world." + key; };
 
@@ -227,6 +227,12 @@ TEST(DocsDefaults, ScenesWorldTable) {
               solver.restitution_threshold)
         << what("restitution_threshold");
     EXPECT_EQ(static_cast<float>(number(code_of(t.at("slop")), what("slop"))), solver.slop) << what("slop");
+    EXPECT_EQ(code_of(t.at("solver")), "\"xpbd\"") << what("solver");
+    EXPECT_EQ(solver.method, tumble::SolverMethod::xpbd) << what("solver");
+    EXPECT_EQ(parsed.settings.solver.method, solver.method) << what("solver");
+    EXPECT_EQ(static_cast<float>(number(code_of(t.at("contact_hertz")), what("contact_hertz"))), solver.contact_hertz)
+        << what("contact_hertz");
+    EXPECT_EQ(parsed.settings.solver.contact_hertz, solver.contact_hertz) << what("contact_hertz");
     EXPECT_EQ(static_cast<float>(number(code_of(t.at("broadphase_margin")), what("broadphase_margin"))),
               code.broadphase_margin)
         << what("broadphase_margin");
@@ -340,6 +346,7 @@ TEST(DocsDefaults, ArchitectureSettingsTable) {
         {"SolverSettings::iterations", static_cast<float>(w.solver.iterations)},
         {"SolverSettings::restitution_threshold", w.solver.restitution_threshold},
         {"SolverSettings::slop", w.solver.slop},
+        {"SolverSettings::contact_hertz", w.solver.contact_hertz},
         {"BodyDef::friction", body.friction},
         {"BodyDef::restitution", body.restitution},
     };
@@ -357,6 +364,9 @@ TEST(DocsDefaults, ArchitectureSettingsTable) {
             EXPECT_EQ(boolean(cell, what), booleans.at(key)) << what;
         } else if (key == "WorldSettings::gravity") {
             EXPECT_EQ(vec3(cell, what), w.gravity) << what;
+        } else if (key == "SolverSettings::method") {
+            EXPECT_EQ(code_of(cell), "xpbd") << what;
+            EXPECT_EQ(w.solver.method, tumble::SolverMethod::xpbd) << what;
         } else if (key == "MeshMaterial") {  // "friction 0.6, restitution 0"
             EXPECT_EQ(static_cast<float>(number_after(cell, "friction", what)), mesh.friction) << what;
             EXPECT_EQ(static_cast<float>(number_after(cell, "restitution", what)), mesh.restitution) << what;
@@ -367,6 +377,7 @@ TEST(DocsDefaults, ArchitectureSettingsTable) {
     for (const auto& [key, value] : numbers) EXPECT_TRUE(seen.count(key)) << doc << ": no row for " << key;
     for (const auto& [key, value] : booleans) EXPECT_TRUE(seen.count(key)) << doc << ": no row for " << key;
     EXPECT_TRUE(seen.count("WorldSettings::gravity")) << doc << ": no row for WorldSettings::gravity";
+    EXPECT_TRUE(seen.count("SolverSettings::method")) << doc << ": no row for SolverSettings::method";
     EXPECT_TRUE(seen.count("MeshMaterial")) << doc << ": no row for MeshMaterial";
 }
 

@@ -42,6 +42,12 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 // ---- The format, as world.hpp documents it (an independent reading: offsets and FNV-1a 64).
 
 constexpr std::size_t kHeaderSize = 52;
+// The settings: gravity, substeps, iterations, restitution threshold, slop, solver method (1 byte), contact hertz,
+// broadphase margin, two flags, the sleep thresholds.
+constexpr std::size_t kSettingsBytes = 47;
+// What an empty state writes after the bodies: seven list counts, the carried body-pair count and the carried
+// manifolds' warm-start flag.
+constexpr std::size_t kEmptyListsBytes = 7 * 4 + 4 + 1;
 constexpr std::size_t kBodyCountOffset = 12;
 constexpr std::size_t kChecksumOffset = 44;
 
@@ -474,8 +480,10 @@ TEST(Snapshot, BadBytesAreRefusedWithAReasonAndChangeNothing) {
     }
     {
         Bytes future = good;
-        put_u32(future, 8, 2);
-        expect_refused(w, resealed(future), "format version 2 is newer", "future version");
+        put_u32(future, 8, 3);
+        expect_refused(w, resealed(future), "format version 3 is newer", "future version");
+        put_u32(future, 8, 1);  // before the solver method and the warm-start forces
+        expect_refused(w, resealed(future), "format version 1 is not", "version 1");
         put_u32(future, 8, 0);
         expect_refused(w, resealed(future), "format version 0 is not", "version 0");
     }
@@ -499,7 +507,7 @@ TEST(Snapshot, BadBytesAreRefusedWithAReasonAndChangeNothing) {
         Bytes shorter(good.begin(), good.end() - 1);
         expect_refused(w, resealed(shorter), "malformed payload", "resealed a byte short");
         Bytes nan = good;
-        const std::size_t first_body = kHeaderSize + 42;  // after the settings
+        const std::size_t first_body = kHeaderSize + kSettingsBytes;
         put_u32(nan, first_body + 8, 0x7fc00000u);        // the first body's position.x
         expect_refused(w, resealed(nan), "not finite", "resealed with a NaN position");
         Bytes turned = good;
@@ -566,7 +574,7 @@ TEST(Snapshot, BadBytesAreRefusedWithAReasonAndChangeNothing) {
 TEST(Snapshot, AnEmptyWorldRoundTrips) {
     World a, b;
     const Bytes saved = a.save_state();
-    EXPECT_EQ(saved.size(), kHeaderSize + 42 + 7 * 4 + 4);  // settings and seven empty lists
+    EXPECT_EQ(saved.size(), kHeaderSize + kSettingsBytes + kEmptyListsBytes);
     b.restore_state(saved);
     EXPECT_EQ(b.save_state(), saved);
     b.create_body({});
@@ -580,7 +588,7 @@ TEST(Snapshot, BodiesThatNeverSteppedRoundTrip) {
         for (int i = 0; i < 3; ++i) w->create_body({.position = {2.0f * static_cast<float>(i), 0.0f, 0.0f}});
     a.set_velocity(BodyId{1, 1}, {1.0f, 0.0f, 0.0f});
     const Bytes saved = a.save_state();
-    EXPECT_EQ(saved.size(), kHeaderSize + 42 + 3 * 169 + 7 * 4 + 4);
+    EXPECT_EQ(saved.size(), kHeaderSize + kSettingsBytes + 3 * 169 + kEmptyListsBytes);
     b.restore_state(saved);
     EXPECT_EQ(b.save_state(), saved);
     EXPECT_EQ(b.body(BodyId{1, 1}).velocity, glm::vec3(1.0f, 0.0f, 0.0f));

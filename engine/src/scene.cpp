@@ -372,8 +372,9 @@ private:
         if (scene.version == 1)
             check_keys(w, path, {"gravity", "dt", "solver_iterations", "friction", "broadphase_margin"});
         else
-            check_keys(w, path, {"gravity", "dt", "substeps", "iterations", "restitution_threshold", "slop",
-                                 "broadphase_margin"});
+            check_keys(w, path,
+                       {"gravity", "dt", "substeps", "iterations", "restitution_threshold", "slop", "broadphase_margin",
+                        "solver", "contact_hertz"});
         WorldSettings& s = scene.settings;
         if (w.contains("gravity")) s.gravity = vec3(w["gravity"], join(path, "gravity"), "m/s^2");
         if (w.contains("dt")) {
@@ -411,6 +412,20 @@ private:
             s.solver.restitution_threshold =
                 number_at_least(w["restitution_threshold"], join(path, "restitution_threshold"), 0.0f, false, "m/s");
         if (w.contains("slop")) s.solver.slop = number_at_least(w["slop"], join(path, "slop"), 0.0f, false, "metres");
+        if (w.contains("solver")) {
+            const Json& m = w["solver"];
+            const std::string mp = join(path, "solver");
+            if (m == "xpbd")
+                s.solver.method = SolverMethod::xpbd;
+            else if (m == "soft_step")
+                s.solver.method = SolverMethod::soft_step;
+            else
+                fail_type(mp, "\"xpbd\" or \"soft_step\" (SolverMethod)", m);
+        }
+        if (w.contains("contact_hertz")) {
+            s.solver.contact_hertz =
+                number_at_least(w["contact_hertz"], join(path, "contact_hertz"), 0.0f, true, "hertz");
+        }
     }
 
     // A friction coefficient (>= 0) and a restitution (0..1) at `path`.

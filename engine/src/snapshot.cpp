@@ -14,8 +14,9 @@
 //   islands, free_islands    as they are: island ids decide which slot the next island takes
 //   touches, woken_touches,  the contacts() view, the event pairs the next step diffs against, contact_events()
 //   event_pairs, events
-//   contact_cache            as it is: the keys of the last step's manifolds with a stuck point and those points
-//                            (feature id, friction anchors), what carry_friction_anchors reads.
+//   contact_cache            as it is: the keys of the last step's manifolds with a stuck point or a warm-start force
+//                            and those points (feature id, friction anchors; stuck mask; the soft step's forces),
+//                            what carry_contacts reads.
 //   meshes, free_bodies,     not written: a world built by the same calls has them already, and the fingerprints
 //   free_meshes,             check the live bodies' and meshes' ids, creation order and shapes.
 //   next_sequence
@@ -51,7 +52,7 @@ using State = Impl::WorldState;
 constexpr std::uint32_t kNone = Impl::kNone;
 
 constexpr std::uint8_t kMagic[8] = {'T', 'M', 'B', 'L', 'S', 'N', 'A', 'P'};
-constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::uint32_t kFormatVersion = 2;  // 2: the solver method, and carried points with their warm start
 // Header: magic (8), version (4), body count (4), mesh count (4), body fingerprint (8), mesh fingerprint (8),
 // payload size (8), checksum (8).
 constexpr std::size_t kVersionOffset = 8;
@@ -63,8 +64,8 @@ constexpr std::size_t kBodyBytes = 169;
 constexpr std::size_t kTouchBytes = 50;
 constexpr std::size_t kEventBytes = 51;
 constexpr std::size_t kIslandBytes = 9;  // alive flag and two counts
-constexpr std::size_t kManifoldBytes = 21;  // key and point count
-constexpr std::size_t kPointBytes = 28;
+constexpr std::size_t kManifoldBytes = 22;  // key, point count and stuck mask
+constexpr std::size_t kPointBytes = 28;     // id and two anchors (16 more with the soft step's warm start)
 
 static_assert(std::is_nothrow_move_assignable_v<LooseOctree>, "restore_state commits the octrees by moving them");
 
@@ -328,6 +329,8 @@ void write_settings(Writer& o, const WorldSettings& s) {
     o.i32(s.solver.iterations);
     o.f32(s.solver.restitution_threshold);
     o.f32(s.solver.slop);
+    o.u8(static_cast<std::uint8_t>(s.solver.method));
+    o.f32(s.solver.contact_hertz);
     o.f32(s.broadphase_margin);
     o.flag(s.active_edges_only);
     o.flag(s.sleep.enabled);
@@ -342,6 +345,8 @@ WorldSettings read_settings(Reader& in) {
     s.solver.iterations = in.i32("settings.solver.iterations");
     s.solver.restitution_threshold = in.f32("settings.solver.restitution_threshold");
     s.solver.slop = in.f32("settings.solver.slop");
+    s.solver.method = static_cast<SolverMethod>(in.u8("settings.solver.method"));
+    s.solver.contact_hertz = in.f32("settings.solver.contact_hertz");
     s.broadphase_margin = in.f32("settings.broadphase_margin");
     s.active_edges_only = in.flag("settings.active_edges_only");
     s.sleep.enabled = in.flag("settings.sleep.enabled");
@@ -443,11 +448,13 @@ Decoded decode(Reader& in, std::size_t body_count) {
     Impl::ContactCache& cache = d.contact_cache;
     const std::size_t manifolds = in.count("carried manifolds", kManifoldBytes);
     cache.pairs = in.u32("carried body-pair manifolds");
+    const bool warm = in.flag("the carried manifolds' warm-start flag");
     if (cache.pairs > manifolds)
         fail("malformed payload: " + std::to_string(cache.pairs) + " of " + std::to_string(manifolds) +
              " carried manifolds are body pairs");
     cache.manifolds.resize(manifolds);
     cache.keys.resize(manifolds);
+    cache.warm.resize(warm ? manifolds : 0);
     for (std::size_t i = 0; i < manifolds; ++i) {
         Impl::ManifoldKey& key = cache.keys[i];
         key.a = in.u64("a carried manifold's key");
@@ -459,11 +466,19 @@ Decoded decode(Reader& in, std::size_t body_count) {
         if (m.count < 1 || m.count > 4)
             fail("byte " + std::to_string(at) + ": a carried manifold has " + std::to_string(m.count) +
                  " points (1..4)");
+        m.stuck = in.u8("a carried manifold's stuck points");
+        if ((m.stuck >> m.count) != 0)
+            fail("byte " + std::to_string(at + 1) + ": a carried manifold of " + std::to_string(m.count) +
+                 " points marks a point past them as stuck");
         for (int p = 0; p < m.count; ++p) {
             Impl::CarriedPoint& cp = m.points[static_cast<std::size_t>(p)];
             cp.id = in.u32("a carried point's feature id");
             cp.friction_anchor_a = in.vec3("a carried point's friction anchor");
             cp.friction_anchor_b = in.vec3("a carried point's friction anchor");
+            if (!warm) continue;
+            ContactWarmStart& w = cache.warm[i][static_cast<std::size_t>(p)];
+            w.normal_force = in.f32("a carried point's normal force");
+            w.friction_force = in.vec3("a carried point's friction force");
         }
     }
     if (in.remaining() != 0)
@@ -590,6 +605,12 @@ void check_against(const State& w, Decoded& d) {
             const Impl::CarriedPoint& cp = d.contact_cache.manifolds[i].points[static_cast<std::size_t>(p)];
             if (!finite(cp.friction_anchor_a) || !finite(cp.friction_anchor_b))
                 fail("carried manifold " + std::to_string(i) + ": a friction anchor is not finite");
+            if (d.contact_cache.warm.empty()) continue;
+            const ContactWarmStart& start = d.contact_cache.warm[i][static_cast<std::size_t>(p)];
+            if (!(std::isfinite(start.normal_force) && start.normal_force >= 0.0f) || !finite(start.friction_force))
+                fail("carried manifold " + std::to_string(i) +
+                     ": a carried force is not finite (or the normal force "
+                     "is negative)");
         }
 }
 
@@ -642,21 +663,26 @@ std::vector<std::byte> World::save_state() const {
         o.flag(e.sensor);
     }
 
-    // The friction anchors the next step carries over: manifolds with a stuck point, and only those points.
+    // What the next step carries over: manifolds with a stuck point or a warm-start force, and only those points.
     const Impl::ContactCache& cache = w.contact_cache;
     o.count(cache.manifolds.size());
     o.count(cache.pairs);
+    o.flag(!cache.warm.empty());
     for (std::size_t i = 0; i < cache.manifolds.size(); ++i) {
         const Impl::CarriedManifold& m = cache.manifolds[i];
         o.u64(cache.keys[i].a);
         o.u64(cache.keys[i].b);
         o.u32(cache.keys[i].triangle);
         o.u8(static_cast<std::uint8_t>(m.count));
+        o.u8(m.stuck);
         for (int p = 0; p < m.count; ++p) {
             const Impl::CarriedPoint& cp = m.points[static_cast<std::size_t>(p)];
             o.u32(cp.id);
             o.vec3(cp.friction_anchor_a);
             o.vec3(cp.friction_anchor_b);
+            if (cache.warm.empty()) continue;
+            o.f32(cache.warm[i][static_cast<std::size_t>(p)].normal_force);
+            o.vec3(cache.warm[i][static_cast<std::size_t>(p)].friction_force);
         }
     }
 
@@ -777,6 +803,7 @@ void World::restore_state(std::span<const std::byte> bytes) {
     w.events.swap(d.events);
     w.contact_cache.keys.swap(d.contact_cache.keys);
     w.contact_cache.manifolds.swap(d.contact_cache.manifolds);
+    w.contact_cache.warm.swap(d.contact_cache.warm);
     w.contact_cache.pairs = d.contact_cache.pairs;
     impl_->contact_view_dirty = true;
 }

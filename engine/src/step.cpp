@@ -363,14 +363,29 @@ void World::Impl::narrowphase_stage() {
         }
     }
     scratch.manifolds.resize(kept);
-    carry_friction_anchors();
+    carry_contacts();
     stats.manifolds = scratch.manifolds.size();
     stats.contact_points = points;
 }
 
-void World::Impl::carry_friction_anchors() {
+namespace {
+// How far (metres, on body A) a new contact point may be from a carried one whose feature id it does not share and
+// still take its warm start (soft step).
+constexpr float kWarmStartReach = 0.01f;
+}  // namespace
+
+void World::Impl::carry_contacts() {
     // Merge-join of the new and the cached manifolds, part by part (body pairs, then triangles), on the pair key.
     const ContactCache& cache = state.contact_cache;
+    const bool soft = state.settings.solver.method == SolverMethod::soft_step;
+    if (soft) {
+        if (const std::size_t n = 4 * scratch.manifolds.size(); scratch.warm.capacity() < n)
+            scratch.warm.reserve(std::max(n, 2 * scratch.warm.capacity()));
+        scratch.warm.assign(4 * scratch.manifolds.size(), ContactWarmStart{});
+    } else {
+        scratch.warm.clear();
+    }
+    const bool warm = soft && !cache.warm.empty();
     auto join = [&](std::size_t begin, std::size_t end, std::size_t cached_begin, std::size_t cached_end) {
         std::size_t j = cached_begin;
         for (std::size_t i = begin; i < end && j < cached_end; ++i) {
@@ -378,15 +393,39 @@ void World::Impl::carry_friction_anchors() {
             if (j == cached_end || cache.keys[j] != scratch.manifold_keys[i]) continue;
             ContactManifold& now = scratch.manifolds[i];
             const CarriedManifold& before = cache.manifolds[j];
+            unsigned taken = 0;  // old points a new point took over (each goes to one new point)
+            int match[4] = {-1, -1, -1, -1};
             for (int p = 0; p < now.count; ++p) {
                 ContactPoint& cp = now.points[static_cast<std::size_t>(p)];
                 for (int q = 0; q < before.count; ++q) {
                     const CarriedPoint& old = before.points[static_cast<std::size_t>(q)];
                     if (old.id != cp.id) continue;
-                    cp.friction_anchor_a = old.friction_anchor_a;
-                    cp.friction_anchor_b = old.friction_anchor_b;
+                    if (before.stuck & (1u << q)) {
+                        cp.friction_anchor_a = old.friction_anchor_a;
+                        cp.friction_anchor_b = old.friction_anchor_b;
+                    }
+                    match[p] = q;
+                    taken |= 1u << q;
                     break;
                 }
+            }
+            if (!warm) continue;
+            // With the soft step, a point whose feature id changed but which is where an old one was (within
+            // kWarmStartReach on A, in A's frame) takes its warm start: two equal faces resting on each other swap
+            // which one is the reference face from step to step, and every id with it (Jolt Physics matches contact
+            // points by position the same way). Its friction anchors start afresh.
+            for (int p = 0; p < now.count; ++p) {
+                for (int q = 0; match[p] < 0 && q < before.count; ++q) {
+                    if (taken & (1u << q)) continue;
+                    const glm::vec3 d = before.points[static_cast<std::size_t>(q)].friction_anchor_a -
+                                        now.points[static_cast<std::size_t>(p)].anchor_a;
+                    if (glm::dot(d, d) > kWarmStartReach * kWarmStartReach) continue;
+                    match[p] = q;
+                    taken |= 1u << q;
+                }
+                if (match[p] >= 0)
+                    scratch.warm[4 * i + static_cast<std::size_t>(p)] =
+                        cache.warm[j][static_cast<std::size_t>(match[p])];
             }
         }
     };
@@ -394,10 +433,12 @@ void World::Impl::carry_friction_anchors() {
     join(scratch.manifold_pairs, scratch.manifolds.size(), cache.pairs, cache.manifolds.size());
 }
 
-void World::Impl::cache_stuck_contacts() {
+void World::Impl::cache_contacts() {
     ContactCache& cache = state.contact_cache;
+    const bool soft = !scratch.warm.empty();
     cache.keys.clear();
     cache.manifolds.clear();
+    cache.warm.clear();
     cache.pairs = 0;
     // Room for every manifold, growing geometrically as the scratch does: how many points stick varies from step to
     // step, and a new highest count must not allocate in a steady-state step.
@@ -406,18 +447,26 @@ void World::Impl::cache_stuck_contacts() {
         cache.keys.reserve(room);
         cache.manifolds.reserve(room);
     }
+    if (const std::size_t n = scratch.manifolds.size(); soft && cache.warm.capacity() < n)
+        cache.warm.reserve(std::max(n, 2 * cache.warm.capacity()));
     for (std::size_t i = 0; i < scratch.manifolds.size(); ++i) {
         const ContactManifold& m = scratch.manifolds[i];
         CarriedManifold carried;
+        std::array<ContactWarmStart, 4> warm{};
         for (int p = 0; p < m.count; ++p) {
             const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
-            if (cp.stuck)
-                carried.points[static_cast<std::size_t>(carried.count++)] = {cp.id, cp.friction_anchor_a,
-                                                                             cp.friction_anchor_b};
+            const ContactWarmStart w = soft ? scratch.warm[4 * i + static_cast<std::size_t>(p)] : ContactWarmStart{};
+            const bool held = w.normal_force != 0.0f || w.friction_force != glm::vec3(0.0f);
+            if (!cp.stuck && !held) continue;
+            if (cp.stuck) carried.stuck = static_cast<std::uint8_t>(carried.stuck | (1u << carried.count));
+            warm[static_cast<std::size_t>(carried.count)] = w;
+            carried.points[static_cast<std::size_t>(carried.count++)] = {cp.id, cp.friction_anchor_a,
+                                                                         cp.friction_anchor_b};
         }
         if (carried.count == 0) continue;
         cache.keys.push_back(scratch.manifold_keys[i]);
         cache.manifolds.push_back(carried);
+        if (soft) cache.warm.push_back(warm);
         if (i < scratch.manifold_pairs) ++cache.pairs;
     }
 }
@@ -426,12 +475,12 @@ void World::Impl::cache_stuck_contacts() {
 // dynamic friction; islands on the thread pool. Then the CCD clamp and the guard that keeps centres in front of mesh
 // faces (ccd.cpp).
 void World::Impl::solve_stage() {
-    scratch.solver.solve(scratch.solver_bodies, scratch.manifolds, state.settings.gravity, scratch.dt,
+    scratch.solver.solve(scratch.solver_bodies, scratch.manifolds, scratch.warm, state.settings.gravity, scratch.dt,
                          state.settings.solver, parallel());
     stats.islands = scratch.solver.island_count();
     ccd_clamp();
     keep_in_front_of_meshes();
-    cache_stuck_contacts();
+    cache_contacts();
 }
 
 // Stage 5. The solver's poses and velocities back to the bodies; forces and torques of the step cleared.

@@ -129,21 +129,24 @@ struct World::Impl {
         std::uint32_t triangle = 0;
         auto operator<=>(const ManifoldKey&) const = default;
     };
-    // Of a point of a manifold that stuck (static friction held it): its feature id and friction anchors.
+    // Of a point of a manifold that stuck (static friction held it) or, with the soft step, held a force: its feature
+    // id and its friction anchors (used only when it stuck).
     struct CarriedPoint {
         std::uint32_t id = 0;
         glm::vec3 friction_anchor_a{0.0f}, friction_anchor_b{0.0f};
     };
     struct CarriedManifold {
-        int count = 0;  // stuck points, 1..4
+        std::uint8_t count = 0;  // carried points, 1..4
+        std::uint8_t stuck = 0;  // bit p: points[p] stuck (its friction anchors carry over)
         std::array<CarriedPoint, 4> points;
     };
-    // What static friction carries from one step's manifolds to the next: the manifolds with a point that stuck, and
-    // only those points (a quarter of a ContactManifold's size). Keys in manifold order: body pairs first, then
-    // triangles, each part sorted by key.
+    // What one step's manifolds carry to the next: the manifolds with a point that stuck or held a force, and only
+    // those points. Keys in manifold order: body pairs first, then triangles, each part sorted by key. `warm` is
+    // empty unless the last step ran the soft step; then it runs beside `manifolds`, the carried points' warm starts.
     struct ContactCache {
         std::vector<ManifoldKey> keys;
         std::vector<CarriedManifold> manifolds;
+        std::vector<std::array<ContactWarmStart, 4>> warm;
         std::size_t pairs = 0;  // manifolds[0, pairs) are body pairs
     };
 
@@ -210,6 +213,7 @@ struct World::Impl {
         // This step's manifolds, what the solver works with, in candidate order; both parts (body pairs, then
         // triangles) sorted by key.
         std::vector<ContactManifold> manifolds;
+        std::vector<ContactWarmStart> warm;  // soft step only: 4 per manifold (PositionSolver::solve), else empty
         std::vector<ManifoldKey> manifold_keys;
         std::vector<std::uint32_t> manifold_candidate;  // per manifold: its candidate (body pair, then triangle) index
         std::size_t manifold_pairs = 0;                 // manifolds[0, manifold_pairs) are body pairs
@@ -296,11 +300,12 @@ struct World::Impl {
     // The solver manifold for a contact manifold of step bodies a and b (b = kStaticGeometry for a triangle).
     ContactManifold to_solver(const Manifold& m, std::uint32_t a, std::uint32_t b, float friction,
                               float restitution) const;
-    // Gives the new manifolds' points the friction anchors of the same feature pair in the last step's manifold of
-    // the same pair, where that point was stuck (state.contact_cache).
-    void carry_friction_anchors();
-    // After the solve: the manifolds' stuck points into state.contact_cache, for the next step.
-    void cache_stuck_contacts();
+    // Gives the new manifolds' points what the same feature pair in the last step's manifold of the same pair held
+    // (state.contact_cache): its friction anchors where it was stuck, and its warm-start forces.
+    void carry_contacts();
+    // After the solve: the manifolds' stuck points and points holding a force into state.contact_cache, for the
+    // next step.
+    void cache_contacts();
 
     // ---- ccd.cpp
     // For a fast CCD body (step body k) and a static shape it reaches this step: the manifold at the time of impact

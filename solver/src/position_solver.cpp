@@ -14,6 +14,8 @@
 #include <tumble/core/assert.hpp>
 #include <tumble/core/error.hpp>
 
+#include "solver_internal.hpp"
+
 namespace tumble {
 
 void validate(const SolverSettings& s) {
@@ -26,6 +28,12 @@ void validate(const SolverSettings& s) {
                               " (must be finite and >= 0 m/s)");
     if (!(std::isfinite(s.slop) && s.slop >= 0.0f))
         throw InvalidArgument("SolverSettings: slop is " + std::to_string(s.slop) + " (must be finite and >= 0 metres)");
+    if (!(std::isfinite(s.contact_hertz) && s.contact_hertz > 0.0f))
+        throw InvalidArgument("SolverSettings: contact_hertz is " + std::to_string(s.contact_hertz) +
+                              " (must be finite and > 0 Hz)");
+    if (s.method != SolverMethod::xpbd && s.method != SolverMethod::soft_step)
+        throw InvalidArgument("SolverSettings: method is " + std::to_string(static_cast<int>(s.method)) +
+                              " (must be SolverMethod::xpbd or SolverMethod::soft_step)");
 }
 
 glm::vec3 box_inertia(float mass, const glm::vec3& h) {
@@ -34,16 +42,10 @@ glm::vec3 box_inertia(float mass, const glm::vec3& h) {
 }
 
 namespace {
+using namespace detail;
 
 constexpr std::uint32_t kNone = 0xffffffffu;
 
-// v = n copies of value, growing the buffer geometrically (std::vector::assign allocates exactly n when it grows),
-// so that a scene whose contact count creeps up does not allocate in every step that sets a new maximum.
-template <class T>
-void reset(std::vector<T>& v, std::size_t n, const T& value) {
-    if (n > v.capacity()) v.reserve(std::max(n, 2 * v.capacity()));
-    v.assign(n, value);
-}
 // Most passes of the velocity pass's normal part over one manifold's points in a substep, and the relative normal
 // velocity (m/s) below which the points count as agreeing.
 constexpr int kVelocityPasses = 16;
@@ -61,51 +63,6 @@ constexpr float kPositionTolerance = 1e-6f;
 // of a coordinate tens of metres from the origin (one step at 40 m is 3.8e-6 m), below which a pass only moves
 // round-off about.
 constexpr float kConverged = 1e-5f;
-
-// The small helpers of the inner loops are forced inline: GCC left them as calls, and the calls were a third of the
-// solver's time. Inlining changes no result (no contraction into FMAs: -ffp-contract=off).
-#define TUMBLE_SOLVER_INLINE [[gnu::always_inline]] inline
-
-// R v and R^T v for the rotation of a unit quaternion.
-TUMBLE_SOLVER_INLINE glm::vec3 rotate(const glm::quat& q, const glm::vec3& v) { return q * v; }
-TUMBLE_SOLVER_INLINE glm::vec3 unrotate(const glm::quat& q, const glm::vec3& v) { return glm::conjugate(q) * v; }
-
-// I^-1 v in the world frame for inverse principal moments `inv` in the body frame of orientation q.
-TUMBLE_SOLVER_INLINE glm::vec3 inverse_inertia_times(const glm::quat& q, const glm::vec3& inv, const glm::vec3& v) {
-    return rotate(q, inv * unrotate(q, v));
-}
-
-// q turned by the small rotation vector `theta` (radians, world frame): q + 1/2 [theta, 0] q, normalised.
-TUMBLE_SOLVER_INLINE glm::quat turned(const glm::quat& q, const glm::vec3& theta) {
-    return glm::normalize(q + 0.5f * (glm::quat(0.0f, theta.x, theta.y, theta.z) * q));
-}
-
-// I v in the world frame for principal moments `inertia` in the body frame of orientation q.
-TUMBLE_SOLVER_INLINE glm::vec3 inertia_times(const glm::quat& q, const glm::vec3& inertia, const glm::vec3& v) {
-    return rotate(q, inertia * unrotate(q, v));
-}
-
-// One substep of the rotation of a free body under torque tau (world frame): the world angular momentum
-// L = I_world w + h tau is the state that only torques change; the gyroscopic term -w x I w is what turns a constant
-// L into a changing w as the body turns. The orientation advances with w at the midpoint of the substep (implicit
-// midpoint, one fixed-point step: w_half = I(q_half)^-1 L with q_half from w = I(q)^-1 L), and the new w is
-// I(q_new)^-1 L. This keeps L exactly and the kinetic energy of free spin within 1e-5 over 10 s at 8 substeps of
-// 1/60 s, where Catto's implicit Euler step ("Numerical Methods", GDC 2015) loses 6 % of L and 10 % of the energy
-// (docs/architecture.md). Axes with a zero moment (fixed rotation) keep w at 0 about them.
-void rotate_substep(SolverBody& b, float h) {
-    const glm::vec3& inv = b.inverse_inertia;
-    glm::vec3 inertia(0.0f);
-    for (int k = 0; k < 3; ++k) inertia[k] = inv[k] > 0.0f ? 1.0f / inv[k] : 0.0f;
-    const glm::vec3 l = inertia_times(b.orientation, inertia, b.angular_velocity) + h * b.torque;
-    const glm::vec3 w0 = inverse_inertia_times(b.orientation, inv, l);
-    if (w0 == glm::vec3(0.0f)) {
-        b.angular_velocity = w0;
-        return;
-    }
-    const glm::quat half = turned(b.orientation, 0.5f * h * w0);
-    b.orientation = turned(b.orientation, h * inverse_inertia_times(half, inv, l));
-    b.angular_velocity = inverse_inertia_times(b.orientation, inv, l);
-}
 
 // One side of a contact during a substep: its pose now and at the start of the substep, its mass properties and
 // velocities. `body` is the solver body when it is dynamic (the only kind a contact moves).
@@ -311,7 +268,14 @@ void PositionSolver::schedule_islands(int threads) {
 
 void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds, const glm::vec3& gravity,
                            float dt, const SolverSettings& settings, Parallel& parallel) {
+    solve(bodies, manifolds, {}, gravity, dt, settings, parallel);
+}
+
+void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
+                           std::span<ContactWarmStart> warm, const glm::vec3& gravity, float dt,
+                           const SolverSettings& settings, Parallel& parallel) {
     const std::size_t n = bodies.size();
+    TUMBLE_ASSERT(warm.empty() || warm.size() == 4 * manifolds.size());
     if constexpr (kAssertsEnabled) {
         // The engine's contract (position_solver.hpp): indices in range, at most 4 points, inverse masses and
         // inertias >= 0 (not NaN; +infinity is what a box of tiny half extents
@@ -329,6 +293,55 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifo
     }
     start_position_.resize(n);
     start_orientation_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        start_position_[i] = bodies[i].position;
+        start_orientation_[i] = bodies[i].orientation;
+    }
+    if (settings.method == SolverMethod::soft_step)
+        solve_soft(bodies, manifolds, warm, gravity, dt, settings, parallel);
+    else
+        solve_xpbd(bodies, manifolds, gravity, dt, settings, parallel);
+
+    // Kinematic bodies follow their velocities over the whole step (they belong to no island).
+    for (std::size_t i = 0; i < n; ++i) {
+        SolverBody& b = bodies[i];
+        if (b.motion != Motion::kinematic) continue;
+        b.position = start_position_[i] + b.velocity * dt;
+        const float angle = glm::length(b.angular_velocity) * dt;
+        if (angle > 0.0f)
+            b.orientation =
+                glm::normalize(glm::angleAxis(angle, glm::normalize(b.angular_velocity)) * start_orientation_[i]);
+    }
+
+    // Which points stuck: touching at the end of the step, friction anchors together.
+    parallel.for_each_chunk(manifolds.size(), 256, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k) {
+            ContactManifold& m = manifolds[k];
+            auto pose = [&](std::uint32_t i, glm::vec3& x, glm::quat& q) {
+                if (i == kStaticGeometry) return;
+                x = bodies[i].position;
+                q = bodies[i].orientation;
+            };
+            glm::vec3 xa(0.0f), xb(0.0f);
+            glm::quat qa(1.0f, 0.0f, 0.0f, 0.0f), qb(1.0f, 0.0f, 0.0f, 0.0f);
+            pose(m.a, xa, qa);
+            pose(m.b, xb, qb);
+            for (int p = 0; p < m.count; ++p) {
+                ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
+                const float gap = glm::dot((xb + rotate(qb, cp.anchor_b)) - (xa + rotate(qa, cp.anchor_a)), m.normal);
+                glm::vec3 slip = (xa + rotate(qa, cp.friction_anchor_a)) - (xb + rotate(qb, cp.friction_anchor_b));
+                slip -= m.normal * glm::dot(slip, m.normal);
+                cp.stuck = m.friction > 0.0f && gap + settings.slop <= kPositionTolerance &&
+                           glm::dot(slip, slip) <= kStickDistance * kStickDistance;
+            }
+        }
+    });
+}
+
+void PositionSolver::solve_xpbd(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
+                                const glm::vec3& gravity, float dt, const SolverSettings& settings,
+                                Parallel& parallel) {
+    const std::size_t n = bodies.size();
     prev_position_.resize(n);
     prev_orientation_.resize(n);
     predicted_position_.resize(n);
@@ -340,8 +353,8 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifo
     pseudo_turn_.resize(n);
     pseudo_any_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-        start_position_[i] = prev_position_[i] = predicted_position_[i] = bodies[i].position;
-        start_orientation_[i] = prev_orientation_[i] = predicted_orientation_[i] = bodies[i].orientation;
+        prev_position_[i] = predicted_position_[i] = bodies[i].position;
+        prev_orientation_[i] = predicted_orientation_[i] = bodies[i].orientation;
     }
     reset(points_, 4 * manifolds.size(), Point{});
     reset(engaged_, 4 * manifolds.size(), std::uint8_t{0});
@@ -368,40 +381,6 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifo
         for (std::size_t u = first; u < last; ++u)
             for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o)
                 run_island(island_order_[o], bodies, manifolds, gravity, dt, settings);
-    });
-
-    // Kinematic bodies follow their velocities over the whole step (they belong to no island).
-    for (std::size_t i = 0; i < n; ++i) {
-        SolverBody& b = bodies[i];
-        if (b.motion != Motion::kinematic) continue;
-        b.position = start_position_[i] + b.velocity * dt;
-        const float angle = glm::length(b.angular_velocity) * dt;
-        if (angle > 0.0f)
-            b.orientation = glm::normalize(glm::angleAxis(angle, glm::normalize(b.angular_velocity)) * start_orientation_[i]);
-    }
-
-    // Which points stuck: touching at the end of the step, friction anchors together.
-    parallel.for_each_chunk(manifolds.size(), 256, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t k = begin; k < end; ++k) {
-            ContactManifold& m = manifolds[k];
-            auto pose = [&](std::uint32_t i, glm::vec3& x, glm::quat& q) {
-                if (i == kStaticGeometry) return;
-                x = bodies[i].position;
-                q = bodies[i].orientation;
-            };
-            glm::vec3 xa(0.0f), xb(0.0f);
-            glm::quat qa(1.0f, 0.0f, 0.0f, 0.0f), qb(1.0f, 0.0f, 0.0f, 0.0f);
-            pose(m.a, xa, qa);
-            pose(m.b, xb, qb);
-            for (int p = 0; p < m.count; ++p) {
-                ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
-                const float gap = glm::dot((xb + rotate(qb, cp.anchor_b)) - (xa + rotate(qa, cp.anchor_a)), m.normal);
-                glm::vec3 slip = (xa + rotate(qa, cp.friction_anchor_a)) - (xb + rotate(qb, cp.friction_anchor_b));
-                slip -= m.normal * glm::dot(slip, m.normal);
-                cp.stuck = m.friction > 0.0f && gap + settings.slop <= kPositionTolerance &&
-                           glm::dot(slip, slip) <= kStickDistance * kStickDistance;
-            }
-        }
     });
 }
 
@@ -561,7 +540,8 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
             prev_orientation_[i] = b.orientation;
             b.velocity += h * (gravity + b.force * b.inverse_mass);
             b.position += h * b.velocity;
-            if (b.inverse_inertia != glm::vec3(0.0f)) rotate_substep(b, h);
+            if (b.inverse_inertia != glm::vec3(0.0f))
+                rotate_substep(b.orientation, b.angular_velocity, b.inverse_inertia, b.torque, h);
             predicted_position_[i] = b.position;
             predicted_orientation_[i] = b.orientation;
             corrected_[i] = 0;

@@ -89,6 +89,11 @@ void write_scene(const std::filesystem::path& path, const Scene& scene) {
     if (w.solver.restitution_threshold != d.solver.restitution_threshold)
         world.push_back("\"restitution_threshold\": " + shortest(w.solver.restitution_threshold));
     if (w.solver.slop != d.solver.slop) world.push_back("\"slop\": " + shortest(w.solver.slop));
+    if (w.solver.method != d.solver.method)
+        world.push_back(std::string("\"solver\": ") +
+                        (w.solver.method == SolverMethod::soft_step ? "\"soft_step\"" : "\"xpbd\""));
+    if (w.solver.contact_hertz != d.solver.contact_hertz)
+        world.push_back("\"contact_hertz\": " + shortest(w.solver.contact_hertz));
     if (w.broadphase_margin != d.broadphase_margin) world.push_back("\"broadphase_margin\": " + shortest(w.broadphase_margin));
 
     std::ostringstream o;

@@ -362,13 +362,14 @@ public:
     /// restored into must have been built by the same calls), the contact callback, stats(), per-step scratch, and
     /// the free slots left by destroyed bodies and meshes.
     ///
-    /// Format (version 1): a 52-byte header, then the payload. Header: the magic bytes "TMBLSNAP", the format
+    /// Format (version 2): a 52-byte header, then the payload. Header: the magic bytes "TMBLSNAP", the format
     /// version (u32), the live body and mesh counts (u32 each), fingerprints of the bodies' and the meshes'
     /// identities (u64 each: FNV-1a 64 over every live body's slot, generation, creation order, half extents, mass,
     /// inverse inertia and kind, and every live mesh's slot, generation, creation order, triangle count, triangles,
     /// material, layer and mask), the payload size (u64) and a checksum (u64: FNV-1a 64 over the header before it
     /// and the whole payload). The payload takes 169 bytes per body, 50 per kept contact, event pair and event, and
-    /// 21 plus 28 per stuck point per carried manifold: 56 kB for 200 boxes on a level.
+    /// 22 plus 28 per carried point (stuck, or holding a soft-step warm start: then 16 more) per carried manifold:
+    /// about 56 kB for 200 boxes on a level.
     ///
     /// The bytes depend only on the state: the same for any `threads`, and two worlds in the same state give the
     /// same bytes. They are meant for this build of Tumble on any machine (the float bit patterns are explicit);
@@ -384,7 +385,7 @@ public:
     ///
     /// Throws `FileError` naming the reason, and leaves the world exactly unchanged (everything is decoded and
     /// checked before anything is written), for: an input shorter than its header or its announced size ("truncated
-    /// at byte N") or longer; wrong magic bytes; a format version other than 1; a checksum mismatch (any changed
+    /// at byte N") or longer; wrong magic bytes; a format version other than 2; a checksum mismatch (any changed
     /// byte); a world with other bodies or meshes ("saved from a world with 1000 bodies, this one has 999", a body
     /// whose id or shape differs); and a payload that decodes to values the world could not hold (non-finite
     /// numbers, unit quaternions off by more than 1e-3, settings out of range, ids or islands that do not fit).

@@ -40,6 +40,23 @@
 
 namespace tumble {
 
+/// Which method `PositionSolver::solve` steps the bodies with.
+enum class SolverMethod : std::uint8_t {
+    /// Extended position-based dynamics (Mueller et al. 2020): positional corrections swept to convergence in every
+    /// substep. Exact resting contact (no penetration left), nothing carried from one step to the next. The default.
+    xpbd,
+    /// Box2D v3's soft step (Catto, "Solver2D", 2024; Box2D v3 `solver.c` and `contact_solver.c`): in each substep
+    /// one solve iteration of soft contact constraints with a bias towards zero penetration (at most 3 m/s), the
+    /// positions integrated, then one relax iteration without bias; restitution once after the substeps.
+    /// Accumulated normal and friction impulses are warm-started from the previous substep and, through the
+    /// engine's contact cache (ContactWarmStart, by feature id), from the previous step,
+    /// so a stack's load is carried from step to step instead of being found again by many sweeps. Cost per step is
+    /// fixed: `substeps` x 3 passes over the contact points (`iterations` is not used). Resting contacts keep a small,
+    /// spring-like penetration (a 30 Hz contact stiffness: about g / (2 pi 30 Hz)^2 = 0.3 mm under one body's own
+    /// weight). Four substeps are Box2D's default; the solver accepts any count in `substeps`.
+    soft_step,
+};
+
 /// Settings of the rigid-body solver. The defaults suit boxes of 0.1-1 m stepped at 60 Hz.
 struct SolverSettings {
     /// Substeps per step (1..256). Each substep integrates the bodies over dt / substeps, corrects positions and
@@ -58,6 +75,15 @@ struct SolverSettings {
     /// 0 (the default) pushes every contact out exactly, as a plain separating-axis response does. The speculative
     /// contacts and the contacts' engagement keep resting boxes' contacts from flickering without it.
     float slop = 0.0f;
+    /// The method (see SolverMethod). `xpbd` by default; `soft_step` trades exact resting contact for a fixed,
+    /// much smaller cost per step in large piles (docs/benchmarks.md).
+    SolverMethod method = SolverMethod::xpbd;
+    /// Stiffness of the soft step's contacts (hertz, finite, > 0; Box2D v3's b2WorldDef::contactHertz): a resting
+    /// contact behaves as a spring of this frequency for the contact's effective mass, so it sinks by about
+    /// load / (m_eff (2 pi f)^2), and a stack sinks by the sum of its contacts' shares. Capped at a quarter of the
+    /// substep rate (a contact stiffer than that would ring); contacts with a body that cannot move use twice this.
+    /// Higher values sink less and ring more. Not used by the XPBD method.
+    float contact_hertz = 30.0f;
 };
 
 /// Throws `InvalidArgument` when a setting is out of its documented range or not finite.
@@ -110,6 +136,16 @@ struct ContactPoint {
     /// Written by `solve`: the point touches at the end of the step and its friction anchors are within
     /// kStickDistance of each other along the surface (static friction held it).
     bool stuck = false;
+};
+
+/// Warm start of one contact point for the soft step (SolverMethod::soft_step): the normal force (N, >= 0, pushing B
+/// away from A) and the friction force on B (N, world frame, tangential) the point held in the last substep of a
+/// step. `solve` reads them as the point's starting impulses and writes what the point held at the end; the engine
+/// carries them from one step's point to the next step's point with the same feature id (a new point starts from 0).
+/// Kept apart from ContactPoint so that the XPBD method, which carries nothing, pays no memory for them.
+struct ContactWarmStart {
+    float normal_force = 0.0f;
+    glm::vec3 friction_force{0.0f};
 };
 
 /// Tangential offset (metres) of a point's friction anchors below which it counts as stuck at the end of a step.
@@ -177,6 +213,12 @@ public:
     /// satisfy `validate`. Writes each point's normal_impulse.
     void solve(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds, const glm::vec3& gravity, float dt,
                const SolverSettings& settings, Parallel& parallel = serial());
+    /// The same, with the soft step's warm starts: `warm` holds 4 entries per manifold (entry 4 k + p for point p of
+    /// manifold k), read as the points' starting forces and overwritten with what they held at the end of the step
+    /// (ContactWarmStart). Empty: every point starts from 0 and nothing is written. Only SolverMethod::soft_step uses
+    /// it; a non-empty `warm` of another size is a contract violation (TUMBLE_ASSERT).
+    void solve(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds, std::span<ContactWarmStart> warm,
+               const glm::vec3& gravity, float dt, const SolverSettings& settings, Parallel& parallel = serial());
 
     /// Islands of the last `solve` (bodies linked by manifolds; a body without contacts is an island of its own).
     std::size_t island_count() const { return island_count_; }
@@ -210,6 +252,48 @@ private:
         glm::vec3 jt{0.0f};
         float jw = 0.0f;
     };
+    // Soft step (soft_step.cpp). A dynamic body's state during the step: velocities, motion since the step began
+    // (translation, rotation as a matrix) and the world inverse inertia at its current orientation.
+    struct SoftBody {
+        glm::vec3 v{0.0f}, w{0.0f};
+        glm::vec3 dp{0.0f};
+        glm::mat3 dr{1.0f};
+        glm::mat3 inv_inertia{0.0f};
+        float inv_mass = 0.0f;
+        bool dynamic = false;
+    };
+    // A contact point's constraint for the step: arms from the centres at the start of the step to the midpoint of
+    // its anchors (world; turned with the bodies as they move: the midpoint of the turned arms' ends is where its
+    // impulses act), the separation at the start, effective masses, the relative normal velocity as the point first
+    // pushed (restitution), and the accumulated impulses of the current substep (N s).
+    struct SoftPoint {
+        glm::vec3 ra{0.0f}, rb{0.0f};
+        float separation = 0.0f;
+        // Static friction anchors (ContactPoint::friction_anchor_a, _b) turned into the world at the start of the
+        // step, as arms from the centres; the slip of B's anchor from A's is x_b - x_a + dR_b fb - dR_a fa, with
+        // `offset` x_b - x_a at the start (kept here for the manifold's first point).
+        glm::vec3 fa{0.0f}, fb{0.0f}, offset{0.0f};
+        float normal_mass = 0.0f;
+        float tangent_mass[2] = {0.0f, 0.0f};
+        float approach = 0.0f;
+        bool met = false;
+        float normal_impulse = 0.0f;
+        float max_normal_impulse = 0.0f;
+        float total_normal_impulse = 0.0f;
+        glm::vec2 tangent_impulse{0.0f};
+    };
+    void solve_xpbd(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds, const glm::vec3& gravity,
+                    float dt, const SolverSettings& settings, Parallel& parallel);
+    void solve_soft(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
+                    std::span<ContactWarmStart> warm, const glm::vec3& gravity, float dt,
+                    const SolverSettings& settings, Parallel& parallel);
+    void run_island_soft(std::uint32_t island, std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
+                         std::span<ContactWarmStart> warm, const glm::vec3& gravity, float dt,
+                         const SolverSettings& settings);
+    std::vector<SoftBody> soft_bodies_;     // per body (dynamic ones only are used)
+    std::vector<SoftPoint> soft_points_;    // per manifold point (4 per manifold)
+    std::vector<glm::vec3> soft_tangents_;  // per manifold: two unit tangents, world frame
+
     void build_islands(std::span<const SolverBody> bodies, std::span<const ContactManifold> manifolds);
     void schedule_islands(int threads);
     void run_island(std::uint32_t island, std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,

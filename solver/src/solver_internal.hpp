@@ -1,0 +1,67 @@
+#pragma once
+// Helpers shared by the two methods of the rigid-body solver (position_solver.cpp: XPBD; soft_step.cpp: the soft
+// step). Internal to tumble::solver.
+
+#include <algorithm>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include <tumble/solver/position_solver.hpp>
+
+namespace tumble::detail {
+
+// v = n copies of value, growing the buffer geometrically (std::vector::assign allocates exactly n when it grows),
+// so that a scene whose contact count creeps up does not allocate in every step that sets a new maximum.
+template <class T>
+void reset(std::vector<T>& v, std::size_t n, const T& value) {
+    if (n > v.capacity()) v.reserve(std::max(n, 2 * v.capacity()));
+    v.assign(n, value);
+}
+// The small helpers of the inner loops are forced inline: GCC left them as calls, and the calls were a third of the
+// solver's time. Inlining changes no result (no contraction into FMAs: -ffp-contract=off).
+#define TUMBLE_SOLVER_INLINE [[gnu::always_inline]] inline
+
+// R v and R^T v for the rotation of a unit quaternion.
+TUMBLE_SOLVER_INLINE glm::vec3 rotate(const glm::quat& q, const glm::vec3& v) { return q * v; }
+TUMBLE_SOLVER_INLINE glm::vec3 unrotate(const glm::quat& q, const glm::vec3& v) { return glm::conjugate(q) * v; }
+
+// I^-1 v in the world frame for inverse principal moments `inv` in the body frame of orientation q.
+TUMBLE_SOLVER_INLINE glm::vec3 inverse_inertia_times(const glm::quat& q, const glm::vec3& inv, const glm::vec3& v) {
+    return rotate(q, inv * unrotate(q, v));
+}
+
+// q turned by the small rotation vector `theta` (radians, world frame): q + 1/2 [theta, 0] q, normalised.
+TUMBLE_SOLVER_INLINE glm::quat turned(const glm::quat& q, const glm::vec3& theta) {
+    return glm::normalize(q + 0.5f * (glm::quat(0.0f, theta.x, theta.y, theta.z) * q));
+}
+
+// I v in the world frame for principal moments `inertia` in the body frame of orientation q.
+TUMBLE_SOLVER_INLINE glm::vec3 inertia_times(const glm::quat& q, const glm::vec3& inertia, const glm::vec3& v) {
+    return rotate(q, inertia * unrotate(q, v));
+}
+
+// One substep of the rotation of a free body (orientation q, angular velocity w, inverse principal moments inv) under
+// torque tau (world frame): the world angular momentum
+// L = I_world w + h tau is the state that only torques change; the gyroscopic term -w x I w is what turns a constant
+// L into a changing w as the body turns. The orientation advances with w at the midpoint of the substep (implicit
+// midpoint, one fixed-point step: w_half = I(q_half)^-1 L with q_half from w = I(q)^-1 L), and the new w is
+// I(q_new)^-1 L. This keeps L exactly and the kinetic energy of free spin within 1e-5 over 10 s at 8 substeps of
+// 1/60 s, where Catto's implicit Euler step ("Numerical Methods", GDC 2015) loses 6 % of L and 10 % of the energy
+// (docs/architecture.md). Axes with a zero moment (fixed rotation) keep w at 0 about them.
+inline void rotate_substep(glm::quat& q, glm::vec3& w, const glm::vec3& inv, const glm::vec3& torque, float h) {
+    glm::vec3 inertia(0.0f);
+    for (int k = 0; k < 3; ++k) inertia[k] = inv[k] > 0.0f ? 1.0f / inv[k] : 0.0f;
+    const glm::vec3 l = inertia_times(q, inertia, w) + h * torque;
+    const glm::vec3 w0 = inverse_inertia_times(q, inv, l);
+    if (w0 == glm::vec3(0.0f)) {
+        w = w0;
+        return;
+    }
+    const glm::quat half = turned(q, 0.5f * h * w0);
+    q = turned(q, h * inverse_inertia_times(half, inv, l));
+    w = inverse_inertia_times(q, inv, l);
+}
+
+}  // namespace tumble::detail
