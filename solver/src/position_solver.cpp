@@ -376,12 +376,8 @@ void PositionSolver::solve_xpbd(std::span<SolverBody> bodies, std::span<ContactM
 
     build_islands(bodies, manifolds);
     schedule_islands(parallel.threads());
-    const std::size_t units = unit_begin_.empty() ? 0 : unit_begin_.size() - 1;
-    parallel.for_each_chunk(units, 1, [&](std::size_t first, std::size_t last) {
-        for (std::size_t u = first; u < last; ++u)
-            for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o)
-                run_island(island_order_[o], bodies, manifolds, gravity, dt, settings);
-    });
+    for_each_island(parallel,
+                    [&](std::uint32_t island) { run_island(island, bodies, manifolds, gravity, dt, settings); });
 }
 
 void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodies,

@@ -89,11 +89,8 @@ void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactM
     soft_tangents_.resize(2 * manifolds.size());
     build_islands(bodies, manifolds);
     schedule_islands(parallel.threads());
-    const std::size_t units = unit_begin_.empty() ? 0 : unit_begin_.size() - 1;
-    parallel.for_each_chunk(units, 1, [&](std::size_t first, std::size_t last) {
-        for (std::size_t u = first; u < last; ++u)
-            for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o)
-                run_island_soft(island_order_[o], bodies, manifolds, warm, gravity, dt, settings);
+    for_each_island(parallel, [&](std::uint32_t island) {
+        run_island_soft(island, bodies, manifolds, warm, gravity, dt, settings);
     });
 }
 
@@ -135,6 +132,26 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
         s.w += s.inv_inertia * glm::cross(r, p);
     };
     auto velocity_at = [](const SoftBody& s, const glm::vec3& r) { return s.v + glm::cross(s.w, r); };
+    // Adds `impulse` (N s) to a point's accumulated normal impulse, kept >= 0, and applies the change along n at the
+    // point's arms; returns the change.
+    auto push_normal = [&](SoftPoint& c, SoftBody& a, SoftBody& b, const glm::vec3& ra, const glm::vec3& rb,
+                           const glm::vec3& n, float impulse) {
+        const float total = std::max(c.normal_impulse + impulse, 0.0f);
+        const float change = total - c.normal_impulse;
+        c.normal_impulse = total;
+        apply(a, ra, -change * n);
+        apply(b, rb, change * n);
+        return change;
+    };
+    // visit(mi, m, a, b) for each of the island's manifolds with its two sides at time t.
+    auto each_manifold = [&](float t, auto&& visit) {
+        for (std::uint32_t k = 0; k < manifold_count; ++k) {
+            const std::uint32_t mi = manifold_list[k];
+            const ContactManifold& m = manifolds[mi];
+            SoftBody ka, kb;
+            visit(mi, m, state(m.a, t, ka), state(m.b, t, kb));
+        }
+    };
 
     // Bodies: velocities, no motion yet, the world inverse inertia at the starting orientation.
     for (std::uint32_t k = 0; k < body_count; ++k) {
@@ -151,12 +168,7 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
     }
 
     // Points: arms, effective masses, the approach speed, and the warm start carried from the last step.
-    for (std::uint32_t k = 0; k < manifold_count; ++k) {
-        const std::uint32_t mi = manifold_list[k];
-        const ContactManifold& m = manifolds[mi];
-        SoftBody ka, kb;
-        const SoftBody& a = state(m.a, 0.0f, ka);
-        const SoftBody& b = state(m.b, 0.0f, kb);
+    each_manifold(0.0f, [&](std::uint32_t mi, const ContactManifold& m, const SoftBody& a, const SoftBody& b) {
         const glm::vec3 xa = m.a == kStaticGeometry ? glm::vec3(0.0f) : bodies[m.a].position;
         const glm::quat qa = m.a == kStaticGeometry ? glm::quat(1.0f, 0.0f, 0.0f, 0.0f) : bodies[m.a].orientation;
         const glm::vec3 xb = m.b == kStaticGeometry ? glm::vec3(0.0f) : bodies[m.b].position;
@@ -194,7 +206,7 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
             sp.max_normal_impulse = 0.0f;
             sp.total_normal_impulse = 0.0f;
         }
-    }
+    });
 
     // Where a manifold's points are now: each body's anchor arm turned with the body (dR r), the separation
     // s = (x_b - x_a + dR_b r_b - dR_a r_a) . n + (s_0 - 0), since at the start x_b + r_b = x_a + r_a (the midpoint),
@@ -221,12 +233,7 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
     // corners of a square hit leaves the first corner with the most and the bodies spinning; kLocalPasses), then
     // friction within the cone of each point's normal impulse.
     auto solve_pass = [&](float t, bool use_bias) {
-        for (std::uint32_t k = 0; k < manifold_count; ++k) {
-            const std::uint32_t mi = manifold_list[k];
-            const ContactManifold& m = manifolds[mi];
-            SoftBody ka, kb;
-            SoftBody& a = state(m.a, t, ka);
-            SoftBody& b = state(m.b, t, kb);
+        each_manifold(t, [&](std::uint32_t mi, const ContactManifold& m, SoftBody& a, SoftBody& b) {
             const Softness& soft = (a.inv_mass == 0.0f || b.inv_mass == 0.0f) ? static_soft : contact_soft;
             const glm::vec3 n = m.normal;
             SoftPoint* sp = soft_points_.data() + 4 * mi;
@@ -247,22 +254,18 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
                     }
                     const float vn = glm::dot(velocity_at(b, now.rb[p]) - velocity_at(a, now.ra[p]), n);
                     const float impulse = -c.normal_mass * mass_scale * (vn + bias) - impulse_scale * c.normal_impulse;
-                    const float total = std::max(c.normal_impulse + impulse, 0.0f);
-                    const float change = total - c.normal_impulse;
+                    const float change = push_normal(c, a, b, now.ra[p], now.rb[p], n, impulse);
                     if (change == 0.0f) continue;
-                    if (!c.met && total > 0.0f) {
+                    if (!c.met && c.normal_impulse > 0.0f) {
                         c.approach = vn;  // the relative normal velocity as the point first pushes (restitution)
                         c.met = true;
                     }
-                    c.normal_impulse = total;
-                    c.max_normal_impulse = std::max(c.max_normal_impulse, total);
-                    apply(a, now.ra[p], -change * n);
-                    apply(b, now.rb[p], change * n);
+                    c.max_normal_impulse = std::max(c.max_normal_impulse, c.normal_impulse);
                     largest = std::max(largest, std::abs(change) / c.normal_mass);
                 }
                 if (largest <= kLocalTolerance) break;
             }
-            if (!(m.friction > 0.0f)) continue;
+            if (!(m.friction > 0.0f)) return;
             const glm::vec3& t1 = soft_tangents_[2 * mi];
             const glm::vec3& t2 = soft_tangents_[2 * mi + 1];
             for (int p = 0; p < m.count; ++p) {
@@ -287,7 +290,7 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
                 apply(a, now.ra[p], -impulse);
                 apply(b, now.rb[p], impulse);
             }
-        }
+        });
     };
 
     for (int step = 0; step < substeps; ++step) {
@@ -301,12 +304,7 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
             if (b.torque != glm::vec3(0.0f)) s.w += s.inv_inertia * (h * b.torque);
         }
         // 2. Warm start: every point's accumulated impulses, from the last substep or step.
-        for (std::uint32_t k = 0; k < manifold_count; ++k) {
-            const std::uint32_t mi = manifold_list[k];
-            const ContactManifold& m = manifolds[mi];
-            SoftBody ka, kb;
-            SoftBody& a = state(m.a, t0, ka);
-            SoftBody& b = state(m.b, t0, kb);
+        each_manifold(t0, [&](std::uint32_t mi, const ContactManifold& m, SoftBody& a, SoftBody& b) {
             const glm::vec3& ta = soft_tangents_[2 * mi];
             const glm::vec3& tb = soft_tangents_[2 * mi + 1];
             const SoftPoint* sp = soft_points_.data() + 4 * mi;
@@ -320,7 +318,7 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
                 apply(a, now.ra[p], -impulse);
                 apply(b, now.rb[p], impulse);
             }
-        }
+        });
         // 3. Solve with bias.
         solve_pass(t0, true);
         // 4. Positions: x += h v; free rotation over h keeping the angular momentum; the motion since the step began.
@@ -347,13 +345,8 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
     // Restitution, once after the substeps, on points that met faster than the threshold: the relative normal
     // velocity becomes -restitution times what it was as the point first pushed, never pulling; repeated over a
     // manifold's points until they agree, as the passes are.
-    for (std::uint32_t k = 0; k < manifold_count; ++k) {
-        const std::uint32_t mi = manifold_list[k];
-        const ContactManifold& m = manifolds[mi];
-        if (m.restitution == 0.0f) continue;
-        SoftBody ka, kb;
-        SoftBody& a = state(m.a, dt, ka);
-        SoftBody& b = state(m.b, dt, kb);
+    each_manifold(dt, [&](std::uint32_t mi, const ContactManifold& m, SoftBody& a, SoftBody& b) {
+        if (m.restitution == 0.0f) return;
         SoftPoint* sp = soft_points_.data() + 4 * mi;
         Now now;
         locate(m, sp, a, b, now);
@@ -363,18 +356,14 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
                 SoftPoint& c = sp[p];
                 if (!c.met || c.approach > -settings.restitution_threshold || c.max_normal_impulse == 0.0f) continue;
                 const float vn = glm::dot(velocity_at(b, now.rb[p]) - velocity_at(a, now.ra[p]), m.normal);
-                const float impulse = -c.normal_mass * (vn + m.restitution * c.approach);
-                const float total = std::max(c.normal_impulse + impulse, 0.0f);
-                const float change = total - c.normal_impulse;
-                c.normal_impulse = total;
+                const float change = push_normal(c, a, b, now.ra[p], now.rb[p], m.normal,
+                                                 -c.normal_mass * (vn + m.restitution * c.approach));
                 c.total_normal_impulse += change;
-                apply(a, now.ra[p], -change * m.normal);
-                apply(b, now.rb[p], change * m.normal);
                 largest = std::max(largest, std::abs(change) / c.normal_mass);
             }
             if (largest <= kLocalTolerance) break;
         }
-    }
+    });
 
     // Out: velocities, and each point's impulses (the warm start of the next step, and the step's normal impulse).
     for (std::uint32_t k = 0; k < body_count; ++k) {

@@ -1,7 +1,9 @@
 #pragma once
 /// @file
 /// The rigid-body solver: extended position-based dynamics (XPBD) for boxes with mass, inertia, rotation, Coulomb
-/// friction and restitution, in substeps, over contact manifolds found once per step.
+/// friction and restitution, in substeps, over contact manifolds found once per step. A second method, Box2D v3's
+/// soft step with warm starting (SolverMethod::soft_step, solver/src/soft_step.cpp, which lists its sources), runs
+/// on the same bodies, manifolds and islands; the sources and the contract below are XPBD's.
 ///
 /// Sources:
 /// - Mueller, Macklin, Chentanez, Jeschke and Kim, "Detailed Rigid Body Simulation with Extended Position Based
@@ -186,7 +188,9 @@ inline constexpr float kOverhang = 1e-4f;
 /// once its buffers have grown to the largest body and contact counts seen.
 class PositionSolver {
 public:
-    /// Advances `bodies` by `dt` seconds (> 0) in `settings.substeps` substeps of h = dt / substeps:
+    /// Advances `bodies` by `dt` seconds (> 0) in `settings.substeps` substeps of h = dt / substeps, by
+    /// `settings.method`: with SolverMethod::soft_step as that enumerator says (solver/src/soft_step.cpp, without
+    /// warm starts from an earlier step: see the overload below); with SolverMethod::xpbd (the default) as follows:
     /// 1. integrate: dynamic bodies v += h (gravity + F / m), x += h v; L = I(q) w + h tau kept, q turned by
     ///    I(q_half)^-1 L over h (implicit midpoint), w = I(q)^-1 L; kinematic bodies follow their velocities exactly
     ///    (x0 + v t, exp(w t / 2) q0); fixed bodies stay;
@@ -295,6 +299,16 @@ private:
     std::vector<glm::vec3> soft_tangents_;  // per manifold: two unit tangents, world frame
 
     void build_islands(std::span<const SolverBody> bodies, std::span<const ContactManifold> manifolds);
+    // Runs `run(island)` for every island of the last build_islands, in the work units of schedule_islands, on
+    // `parallel`.
+    template <class Run>
+    void for_each_island(Parallel& parallel, Run&& run) {
+        const std::size_t units = unit_begin_.empty() ? 0 : unit_begin_.size() - 1;
+        parallel.for_each_chunk(units, 1, [&](std::size_t first, std::size_t last) {
+            for (std::size_t u = first; u < last; ++u)
+                for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o) run(island_order_[o]);
+        });
+    }
     void schedule_islands(int threads);
     void run_island(std::uint32_t island, std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
                     const glm::vec3& gravity, float dt, const SolverSettings& settings);
