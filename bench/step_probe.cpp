@@ -3,14 +3,17 @@
 // per step (and process CPU time), the per-stage times of StepStats averaged over the measured steps, and the boxes
 // below the level at the end.
 //
-// Usage: tumble_step_probe BOXES LEVEL THREADS WARMUP MEASURED   (LEVEL 0 medium, 1 large, 2 Box2D's pyramid of
-// base BOXES on a ground box, sleeping off, as BM_Pyramid_Tumble; "lost" then counts boxes that moved more than 0.1 m)
+// Usage: tumble_step_probe BOXES LEVEL THREADS WARMUP MEASURED [soft]   (LEVEL 0 medium, 1 large, 2 Box2D's pyramid of
+// base BOXES on a ground box, sleeping off, as BM_Pyramid_Tumble; "lost" then counts boxes that moved more than 0.1 m;
+// "soft[:SUBSTEPS[:HERTZ]]": SolverMethod::soft_step instead of the default XPBD solver, with 4 substeps and
+// contact_hertz 30 (Box2D v3's defaults) unless given)
 //
 // "first_lost" names the first box found below the level after a step (box -1: none), checked after every step, and
 // "mesh_guards" sums StepStats::mesh_guards (bodies put back in front of a mesh face) over every step,
 // outside the measured steps' timing (the warm-up time includes it). The last field, "state_hash", is
 // tumble::samples::state_hash of the world at the end (the hash tumble-drop prints): the same for any THREADS.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -21,8 +24,12 @@
 #include "step_inputs.hpp"
 
 int main(int argc, char** argv) {
-    if (argc != 6) {
-        std::fprintf(stderr, "usage: %s BOXES LEVEL THREADS WARMUP MEASURED\n", argv[0]);
+    const bool soft = argc == 7 && std::string(argv[6]).rfind("soft", 0) == 0;
+    int soft_substeps = 4;
+    float soft_hertz = 30.0f;
+    if (soft) std::sscanf(argv[6], "soft:%d:%f", &soft_substeps, &soft_hertz);
+    if ((argc != 6 && !soft) || soft_substeps < 1 || !(soft_hertz > 0.0f)) {
+        std::fprintf(stderr, "usage: %s BOXES LEVEL THREADS WARMUP MEASURED [soft[:SUBSTEPS[:HERTZ]]]\n", argv[0]);
         return 2;
     }
     const int boxes = std::atoi(argv[1]), level = std::atoi(argv[2]), threads = std::atoi(argv[3]);
@@ -37,6 +44,11 @@ int main(int argc, char** argv) {
     tumble::WorldSettings settings;
     settings.threads = threads;
     settings.sleep.enabled = !pyramid;
+    if (soft) {
+        settings.solver.method = tumble::SolverMethod::soft_step;
+        settings.solver.substeps = soft_substeps;
+        settings.solver.contact_hertz = soft_hertz;
+    }
     tumble::World world(settings);
     std::vector<tumble::BodyDef> defs;
     std::string name = "pyramid";
@@ -102,23 +114,26 @@ int main(int argc, char** argv) {
     }
     const double cpu_ms = 1000.0 * static_cast<double>(cpu) / CLOCKS_PER_SEC / measured;
     int lost = 0;
+    float max_moved = 0.0f;  // metres from where a box was placed (the pyramid's measure of standing)
     for (std::size_t i = 0; i < ids.size(); ++i) {
         const glm::vec3 p = world.body(ids[i]).position;
+        max_moved = std::max(max_moved, glm::length(p - defs[i].position));
         lost += pyramid ? glm::length(p - defs[i].position) > 0.1f : p.y < lowest;
     }
     const auto ms = [](Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
     std::printf(
         "{\"level\":\"%s\",\"boxes\":%d,\"threads\":%d,\"warmup_ms_per_step\":%.1f,\"measured_steps\":\"%d-%d\","
-        "\"ms_per_step\":%.1f,\"cpu_ms_per_step\":%.1f,\"lost\":%d,\"stages_ms\":{\"integrate\":%.2f,"
+        "\"solver\":\"%s\",\"substeps\":%d,\"ms_per_step\":%.1f,\"cpu_ms_per_step\":%.1f,\"lost\":%d,\"max_moved_m\":%."
+        "5f,\"stages_ms\":{\"integrate\":%.2f,"
         "\"broadphase\":%.2f,\"narrowphase\":%.2f,\"solve\":%.2f,\"velocities\":%.2f,\"report\":%.2f,"
         "\"sleep\":%.2f},\"manifolds\":%.0f,\"islands\":%.0f,\"awake\":%.0f,"
         "\"first_lost\":{\"box\":%d,\"after_step\":%d,\"at\":[%.3f,%.3f,%.3f]},\"mesh_guards\":%zu,"
         "\"state_hash\":\"%s\"}\n",
         name.c_str(), boxes, threads, warmup > 0 ? ms(t1 - t0) / warmup : 0.0, warmup, warmup + measured,
-        ms(wall) / measured, cpu_ms, lost, sum.integrate_ms / measured, sum.broadphase_ms / measured,
-        sum.narrowphase_ms / measured, sum.solve_ms / measured, sum.velocities_ms / measured, sum.report_ms / measured,
-        sum.sleep_ms / measured, static_cast<double>(sum.manifolds) / measured,
-        static_cast<double>(sum.islands) / measured, static_cast<double>(sum.awake_bodies) / measured, first_lost,
-        first_lost_step, first_lost_at.x, first_lost_at.y, first_lost_at.z, mesh_guards,
-        tumble::samples::hex(tumble::samples::state_hash(world)).c_str());
+        soft ? "soft_step" : "xpbd", settings.solver.substeps, ms(wall) / measured, cpu_ms, lost, max_moved,
+        sum.integrate_ms / measured, sum.broadphase_ms / measured, sum.narrowphase_ms / measured,
+        sum.solve_ms / measured, sum.velocities_ms / measured, sum.report_ms / measured, sum.sleep_ms / measured,
+        static_cast<double>(sum.manifolds) / measured, static_cast<double>(sum.islands) / measured,
+        static_cast<double>(sum.awake_bodies) / measured, first_lost, first_lost_step, first_lost_at.x, first_lost_at.y,
+        first_lost_at.z, mesh_guards, tumble::samples::hex(tumble::samples::state_hash(world)).c_str());
 }
