@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <new>
 
+#include <tuple>
+
 #include <gtest/gtest.h>
 
 #include <tumble/tumble.hpp>
@@ -57,12 +59,15 @@ namespace {
 
 const std::filesystem::path kLevel = std::filesystem::path(TUMBLE_SOURCE_DIR) / "samples/data/oa_dm1.obj";
 
-class StepAllocations : public ::testing::TestWithParam<int> {};
+// Threads, and the solver's method (the soft step keeps warm starts and, for a large island, colours).
+class StepAllocations : public ::testing::TestWithParam<std::tuple<int, tumble::SolverMethod>> {};
 
 TEST_P(StepAllocations, NoHeapAllocationAfterWarmUp) {
     const tumble::ObjFile file = tumble::load_obj(kLevel);
     tumble::WorldSettings settings;
-    settings.threads = GetParam();
+    const int threads = std::get<0>(GetParam());
+    settings.threads = threads;
+    settings.solver.method = std::get<1>(GetParam());
     settings.sleep.enabled = false;  // every body stays in the step: the busiest steady state
     tumble::World world(settings);
     world.add_mesh(file.mesh);
@@ -74,14 +79,21 @@ TEST_P(StepAllocations, NoHeapAllocationAfterWarmUp) {
     const long before = g_allocations.load();
     for (int s = 0; s < 120; ++s) world.step(1.0f / 60.0f);
     const long during = g_allocations.load() - before;
-    std::printf("[ alloc    ] %d thread(s): %ld heap allocations in 120 steps after warm-up (%zu contacts)\n", GetParam(),
-                during, world.contacts().size());
+    std::printf("[ alloc    ] %d thread(s), %s: %ld heap allocations in 120 steps after warm-up (%zu contacts)\n",
+                threads, settings.solver.method == tumble::SolverMethod::soft_step ? "soft step" : "XPBD", during,
+                world.contacts().size());
     EXPECT_EQ(during, 0);
     EXPECT_GT(world.contacts().size(), 100u) << "the scene must be busy for this to mean anything";
 }
 
-INSTANTIATE_TEST_SUITE_P(Threads, StepAllocations, ::testing::Values(1, 2),
-                         [](const ::testing::TestParamInfo<int>& p) { return "threads_" + std::to_string(p.param); });
+INSTANTIATE_TEST_SUITE_P(Threads, StepAllocations,
+                         ::testing::Combine(::testing::Values(1, 2),
+                                            ::testing::Values(tumble::SolverMethod::xpbd,
+                                                              tumble::SolverMethod::soft_step)),
+                         [](const ::testing::TestParamInfo<std::tuple<int, tumble::SolverMethod>>& p) {
+                             return "threads_" + std::to_string(std::get<0>(p.param)) +
+                                    (std::get<1>(p.param) == tumble::SolverMethod::soft_step ? "_soft_step" : "_xpbd");
+                         });
 
 TEST(Memory, BytesPerBody) {
     // Live heap bytes of a world with 1,000 and with 11,000 stepped boxes on a floor: the difference is what

@@ -293,10 +293,19 @@ private:
                     const SolverSettings& settings, Parallel& parallel);
     void run_island_soft(std::uint32_t island, std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
                          std::span<ContactWarmStart> warm, const glm::vec3& gravity, float dt,
-                         const SolverSettings& settings);
+                         const SolverSettings& settings, Parallel& parallel, bool coloured);
+    // Greedy colouring of a large island's manifolds (soft step): colour c of the island is
+    // soft_coloured_[manifold_begin_[island] + colour_begin[c] .. colour_begin[c + 1]), manifolds that share no dynamic
+    // body, in the island's order; the last colour, kSoftColours, holds what did not fit (solved in order, alone).
+    static constexpr int kSoftColours = 32;
+    void colour_island(std::uint32_t island, std::span<const SolverBody> bodies,
+                       std::span<const ContactManifold> manifolds, std::array<std::uint32_t, kSoftColours + 2>& begin);
     std::vector<SoftBody> soft_bodies_;     // per body (dynamic ones only are used)
     std::vector<SoftPoint> soft_points_;    // per manifold point (4 per manifold)
     std::vector<glm::vec3> soft_tangents_;  // per manifold: two unit tangents, world frame
+    std::vector<std::uint64_t> soft_colour_mask_;  // per body: colours its manifolds took (colour_island)
+    std::vector<std::uint8_t> soft_colour_;        // per manifold: its colour (colour_island)
+    std::vector<std::uint32_t> soft_coloured_;     // the islands' manifolds, colour by colour (colour_island)
 
     void build_islands(std::span<const SolverBody> bodies, std::span<const ContactManifold> manifolds);
     // Runs `run(island)` for every island of the last build_islands, in the work units of schedule_islands, on
