@@ -51,11 +51,14 @@ enum class SolverMethod : std::uint8_t {
     /// one solve iteration of soft contact constraints with a bias towards zero penetration (at most 3 m/s), the
     /// positions integrated, then one relax iteration without bias; restitution once after the substeps.
     /// Accumulated normal and friction impulses are warm-started from the previous substep and, through the
-    /// engine's contact cache (ContactWarmStart, by feature id), from the previous step,
-    /// so a stack's load is carried from step to step instead of being found again by many sweeps. Cost per step is
-    /// fixed: `substeps` x 3 passes over the contact points (`iterations` is not used). Resting contacts keep a small,
-    /// spring-like penetration (a 30 Hz contact stiffness: about g / (2 pi 30 Hz)^2 = 0.3 mm under one body's own
-    /// weight). Four substeps are Box2D's default; the solver accepts any count in `substeps`.
+    /// engine's contact cache (ContactWarmStart, by feature id or, when the id changed, by position within 1 cm),
+    /// from the previous step, so a stack's load is carried from step to step instead of being found again by many
+    /// sweeps. Cost per step is bounded: `substeps` x 3 passes over the contact points, each iterating a manifold's
+    /// points until they agree (at most 2 times in the solve, 8 in the relax; `iterations` is not used). Large
+    /// islands are coloured and solved on all threads, with the same bits for any thread count. Resting contacts
+    /// are springs of `contact_hertz`: a contact sinks by its load over m_eff (2 pi f)^2 (a 1 kg box on four floor
+    /// points: 0.07 mm; a ten-cube column of 0.5 m: 2.6 cm at its top). Four substeps are Box2D's default; the
+    /// solver accepts any count in `substeps`.
     soft_step,
 };
 
