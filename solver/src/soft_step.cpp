@@ -103,7 +103,7 @@ void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactM
                                 const SolverSettings& settings, Parallel& parallel) {
     soft_bodies_.resize(bodies.size());
     reset(soft_points_, 4 * manifolds.size(), SoftPoint{});
-    soft_tangents_.resize(2 * manifolds.size());
+    soft_manifolds_.resize(manifolds.size());
     build_islands(bodies, manifolds);
     schedule_islands(parallel.threads());
     // Islands run whole on one thread each, as many at once as there are threads, except an island that holds a
@@ -276,9 +276,10 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
         const glm::vec3 xb = m.b == kStaticGeometry ? glm::vec3(0.0f) : bodies[m.b].position;
         const glm::quat qb = m.b == kStaticGeometry ? glm::quat(1.0f, 0.0f, 0.0f, 0.0f) : bodies[m.b].orientation;
         const glm::vec3 n = m.normal;
-        glm::vec3& t1 = soft_tangents_[2 * std::size_t{mi}];
-        glm::vec3& t2 = soft_tangents_[2 * std::size_t{mi} + 1];
-        tangents_of(n, t1, t2);
+        SoftManifold& sm = soft_manifolds_[mi];
+        tangents_of(n, sm.t1, sm.t2);
+        sm.offset = xb - xa;
+        const glm::vec3 &t1 = sm.t1, &t2 = sm.t2;
         auto effective_mass = [&](const glm::vec3& ra, const glm::vec3& rb, const glm::vec3& d) {
             const glm::vec3 ua = glm::cross(ra, d), ub = glm::cross(rb, d);
             const float k_ =
@@ -295,7 +296,6 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
             sp.separation = cp.separation;
             sp.fa = rotate(qa, cp.friction_anchor_a);
             sp.fb = rotate(qb, cp.friction_anchor_b);
-            sp.offset = xb - xa;
             sp.normal_mass = effective_mass(sp.ra, sp.rb, n);
             sp.tangent_mass[0] = effective_mass(sp.ra, sp.rb, t1);
             sp.tangent_mass[1] = effective_mass(sp.ra, sp.rb, t2);
@@ -305,7 +305,6 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
                 warm.empty() ? ContactWarmStart{} : warm[4 * std::size_t{mi} + static_cast<std::uint32_t>(p)];
             sp.normal_impulse = std::max(0.0f, start.normal_force) * h;
             sp.tangent_impulse = glm::vec2(glm::dot(start.friction_force, t1), glm::dot(start.friction_force, t2)) * h;
-            sp.max_normal_impulse = 0.0f;
             sp.total_normal_impulse = 0.0f;
         }
     });
@@ -320,8 +319,9 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
         float s[4];
         glm::vec3 dx;  // x_b - x_a now
     };
-    auto locate = [&](const ContactManifold& m, const SoftPoint* sp, const SoftBody& a, const SoftBody& b, Now& now) {
-        now.dx = sp[0].offset + (b.dp - a.dp);
+    auto locate = [&](std::uint32_t mi, const ContactManifold& m, const SoftPoint* sp, const SoftBody& a,
+                      const SoftBody& b, Now& now) {
+        now.dx = soft_manifolds_[mi].offset + (b.dp - a.dp);
         for (int p = 0; p < m.count; ++p) {
             const glm::vec3 pra = a.dr * sp[p].ra, prb = b.dr * sp[p].rb;
             now.s[p] = glm::dot(now.dx + prb - pra, m.normal) + sp[p].separation;
@@ -340,7 +340,7 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
             const glm::vec3 n = m.normal;
             SoftPoint* sp = soft_points_.data() + 4 * std::size_t{mi};
             Now now;
-            locate(m, sp, a, b, now);
+            locate(mi, m, sp, a, b, now);
             for (int pass = 0; pass < (use_bias ? kSolveLocalPasses : kLocalPasses); ++pass) {
                 float largest = 0.0f;
                 for (int p = 0; p < m.count; ++p) {
@@ -362,14 +362,13 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
                         c.approach = vn;  // the relative normal velocity as the point first pushes (restitution)
                         c.met = true;
                     }
-                    c.max_normal_impulse = std::max(c.max_normal_impulse, c.normal_impulse);
                     largest = std::max(largest, std::abs(change) / c.normal_mass);
                 }
                 if (largest <= kLocalTolerance) break;
             }
             if (!(m.friction > 0.0f)) return;
-            const glm::vec3& t1 = soft_tangents_[2 * std::size_t{mi}];
-            const glm::vec3& t2 = soft_tangents_[2 * std::size_t{mi} + 1];
+            const glm::vec3& t1 = soft_manifolds_[mi].t1;
+            const glm::vec3& t2 = soft_manifolds_[mi].t2;
             for (int p = 0; p < m.count; ++p) {
                 SoftPoint& c = sp[p];
                 const glm::vec3 dv = velocity_at(b, now.rb[p]) - velocity_at(a, now.ra[p]);
@@ -406,11 +405,11 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
         });
         // 2. Warm start: every point's accumulated impulses, from the last substep or step.
         each_manifold(t0, [&](std::uint32_t mi, const ContactManifold& m, SoftBody& a, SoftBody& b) {
-            const glm::vec3& ta = soft_tangents_[2 * std::size_t{mi}];
-            const glm::vec3& tb = soft_tangents_[2 * std::size_t{mi} + 1];
+            const glm::vec3& ta = soft_manifolds_[mi].t1;
+            const glm::vec3& tb = soft_manifolds_[mi].t2;
             const SoftPoint* sp = soft_points_.data() + 4 * std::size_t{mi};
             Now now;
-            locate(m, sp, a, b, now);
+            locate(mi, m, sp, a, b, now);
             for (int p = 0; p < m.count; ++p) {
                 const SoftPoint& c = sp[p];
                 const glm::vec3 impulse =
@@ -448,12 +447,12 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
         if (m.restitution == 0.0f) return;
         SoftPoint* sp = soft_points_.data() + 4 * std::size_t{mi};
         Now now;
-        locate(m, sp, a, b, now);
+        locate(mi, m, sp, a, b, now);
         for (int pass = 0; pass < kLocalPasses; ++pass) {
             float largest = 0.0f;
             for (int p = 0; p < m.count; ++p) {
                 SoftPoint& c = sp[p];
-                if (!c.met || c.approach > -settings.restitution_threshold || c.max_normal_impulse == 0.0f) continue;
+                if (!c.met || c.approach > -settings.restitution_threshold) continue;  // met: it pushed
                 const float vn = glm::dot(velocity_at(b, now.rb[p]) - velocity_at(a, now.ra[p]), m.normal);
                 const float change = push_normal(c, a, b, now.ra[p], now.rb[p], m.normal,
                                                  -c.normal_mass * (vn + m.restitution * c.approach));
@@ -478,9 +477,8 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
             if (warm.empty()) continue;
             ContactWarmStart& end = warm[4 * std::size_t{mi} + static_cast<std::uint32_t>(p)];
             end.normal_force = c.normal_impulse * inv_h;
-            end.friction_force = (c.tangent_impulse.x * soft_tangents_[2 * std::size_t{mi}] +
-                                  c.tangent_impulse.y * soft_tangents_[2 * std::size_t{mi} + 1]) *
-                                 inv_h;
+            end.friction_force =
+                (c.tangent_impulse.x * soft_manifolds_[mi].t1 + c.tangent_impulse.y * soft_manifolds_[mi].t2) * inv_h;
         }
     });
 }

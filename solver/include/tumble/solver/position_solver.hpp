@@ -277,15 +277,13 @@ private:
         glm::vec3 ra{0.0f}, rb{0.0f};
         float separation = 0.0f;
         // Static friction anchors (ContactPoint::friction_anchor_a, _b) turned into the world at the start of the
-        // step, as arms from the centres; the slip of B's anchor from A's is x_b - x_a + dR_b fb - dR_a fa, with
-        // `offset` x_b - x_a at the start (kept here for the manifold's first point).
-        glm::vec3 fa{0.0f}, fb{0.0f}, offset{0.0f};
+        // step, as arms from the centres; the slip of B's anchor from A's is x_b - x_a + dR_b fb - dR_a fa.
+        glm::vec3 fa{0.0f}, fb{0.0f};
         float normal_mass = 0.0f;
         float tangent_mass[2] = {0.0f, 0.0f};
         float approach = 0.0f;
         bool met = false;
         float normal_impulse = 0.0f;
-        float max_normal_impulse = 0.0f;
         float total_normal_impulse = 0.0f;
         glm::vec2 tangent_impulse{0.0f};
     };
@@ -305,7 +303,12 @@ private:
                        std::span<const ContactManifold> manifolds, std::array<std::uint32_t, kSoftColours + 2>& begin);
     std::vector<SoftBody> soft_bodies_;     // per body (dynamic ones only are used)
     std::vector<SoftPoint> soft_points_;    // per manifold point (4 per manifold)
-    std::vector<glm::vec3> soft_tangents_;  // per manifold: two unit tangents, world frame
+    // A manifold's friction tangents (unit, world frame) and the offset x_b - x_a of its bodies at the start.
+    struct SoftManifold {
+        glm::vec3 t1{0.0f}, t2{0.0f};
+        glm::vec3 offset{0.0f};
+    };
+    std::vector<SoftManifold> soft_manifolds_;     // per manifold
     std::vector<std::uint64_t> soft_colour_mask_;  // per body: colours its manifolds took (colour_island)
     std::vector<std::uint8_t> soft_colour_;        // per manifold: its colour (colour_island)
     std::vector<std::uint32_t> soft_coloured_;     // the islands' manifolds, colour by colour (colour_island)
