@@ -146,12 +146,13 @@ void World::Impl::ccd_clamp() {
         if (!swept_for_ccd(tc.body)) continue;
         const std::uint32_t k = tc.body;
         const glm::vec3 moved = moved_of(k);
+        const Triangle& tri = shape_of(tc);
         // One-sided: only what comes at the front face counts.
-        const glm::vec3 front = tc.shape.scaled_normal();
-        if (glm::dot(scratch.start_box[k].center - tc.shape.a, front) < 0.0f) continue;
-        check(k, moved, mesh_contact(scratch.start_box[k], tc.shape, scratch.start_box[k].center, tc.active_edges),
-              sweep(scratch.start_box[k], moved, tc.shape),
-              mesh_contact(solved_box(k), tc.shape, scratch.start_box[k].center, tc.active_edges));
+        const glm::vec3 front = tri.scaled_normal();
+        if (glm::dot(scratch.start_box[k].center - tri.a, front) < 0.0f) continue;
+        check(k, moved, mesh_contact(scratch.start_box[k], tri, scratch.start_box[k].center, tc.active_edges),
+              sweep(scratch.start_box[k], moved, tri),
+              mesh_contact(solved_box(k), tri, scratch.start_box[k].center, tc.active_edges));
     }
     // A CCD body the solver moved far though it was not swept (a resting box hit by a fast one), or moved off the
     // path it was swept along: its solved translation against the level's triangles (the candidates above only
@@ -194,7 +195,7 @@ void World::Impl::keep_in_front_of_meshes() {
     // The triangles the broadphase found for each body cover its centre's path while that path stays inside the box
     // they were found with (the common case: the solver moved the body about as predicted).
     for (const TriangleCandidate& tc : scratch.triangle_candidates) {
-        const Triangle& tri = tc.shape;
+        const Triangle& tri = shape_of(tc);
         const glm::vec3 from = scratch.start_box[tc.body].center, to = scratch.solver_bodies[tc.body].position;
         const glm::vec3 n = tri.scaled_normal();
         const float before = glm::dot(from - tri.a, n), after = glm::dot(to - tri.a, n);

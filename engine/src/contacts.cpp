@@ -27,17 +27,34 @@ int compare_pair(const ContactRecord& x, const ContactRecord& y) {
     return x.b == y.b ? 0 : (x.b < y.b ? -1 : 1);
 }
 
+// Orders touches for the event diff: by pair, then the deepest contact of a body-mesh pair first (lowest triangle
+// on ties).
+bool event_order(const Touch& x, const Touch& y) {
+    if (const int c = compare_pair(x.record, y.record)) return c < 0;
+    if (x.record.contact.depth != y.record.contact.depth) return x.record.contact.depth > y.record.contact.depth;
+    return x.record.triangle < y.record.triangle;
+}
+
 // One state per event pair, sorted, keeping the deepest contact of a body-mesh pair (lowest triangle on ties).
 void aggregate(const std::vector<Touch>& touches, std::vector<Touch>& out) {
     out.clear();
     for (const Touch& t : touches) out.push_back(t);  // grows geometrically (assign would allocate to the exact size)
-    std::sort(out.begin(), out.end(), [](const Touch& x, const Touch& y) {
-        if (const int c = compare_pair(x.record, y.record)) return c < 0;
-        if (x.record.contact.depth != y.record.contact.depth) return x.record.contact.depth > y.record.contact.depth;
-        return x.record.triangle < y.record.triangle;
-    });
+    std::sort(out.begin(), out.end(), event_order);
     out.erase(std::unique(out.begin(), out.end(),
                           [](const Touch& x, const Touch& y) { return compare_pair(x.record, y.record) == 0; }),
+              out.end());
+}
+
+// The same as indices into `touches` (4 bytes per touch instead of a copy of each).
+void aggregate_indices(const std::vector<Touch>& touches, std::vector<std::uint32_t>& out) {
+    out.clear();
+    for (std::size_t i = 0; i < touches.size(); ++i) out.push_back(static_cast<std::uint32_t>(i));
+    std::sort(out.begin(), out.end(),
+              [&](std::uint32_t x, std::uint32_t y) { return event_order(touches[x], touches[y]); });
+    out.erase(std::unique(out.begin(), out.end(),
+                          [&](std::uint32_t x, std::uint32_t y) {
+                              return compare_pair(touches[x].record, touches[y].record) == 0;
+                          }),
               out.end());
 }
 
@@ -66,7 +83,7 @@ void World::Impl::report_stage() {
     // points' anchors meet (gap <= kTouchGap), and its depth is the largest penetration left, max(0, -gap). This is
     // the physics' own view (resting contacts keep the solver's slop), and it costs no second narrowphase pass.
     Parallel& par = parallel();
-    scratch.found_contacts.resize(scratch.manifolds.size());
+    scratch.found_gap.resize(scratch.manifolds.size());
     par.for_each_chunk(scratch.manifolds.size(), 256, [&](std::size_t begin, std::size_t end) {
         for (std::size_t k = begin; k < end; ++k) {
             const ContactManifold& m = scratch.manifolds[k];
@@ -80,24 +97,24 @@ void World::Impl::report_stage() {
                 const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
                 gap = std::min(gap, glm::dot(pose(m.b, cp.anchor_b) - pose(m.a, cp.anchor_a), m.normal));
             }
-            scratch.found_contacts[k].reset();
-            if (gap <= kTouchGap)
-                scratch.found_contacts[k] = Contact{m.axis, m.negative, std::max(0.0f, -gap), m.normal};
+            scratch.found_gap[k] = gap;
         }
     });
     state.touches.clear();
     for (std::size_t k = 0; k < scratch.manifolds.size(); ++k) {
-        const std::optional<Contact>& c = scratch.found_contacts[k];
-        if (!c) continue;
+        const float gap = scratch.found_gap[k];
+        if (!(gap <= kTouchGap)) continue;
+        const ContactManifold& m = scratch.manifolds[k];
+        const Contact c{m.axis, m.negative, std::max(0.0f, -gap), m.normal};
         const std::uint32_t candidate = scratch.manifold_candidate[k];
         if (candidate < scratch.body_pairs.size()) {
             state.touches.push_back({{id_of(scratch.candidate_pairs[candidate].a),
-                                      id_of(scratch.candidate_pairs[candidate].b), MeshId{}, 0, *c},
+                                      id_of(scratch.candidate_pairs[candidate].b), MeshId{}, 0, c},
                                      false});
         } else {
             const TriangleCandidate& t = scratch.triangle_candidates[candidate - scratch.body_pairs.size()];
             state.touches.push_back(
-                {{id_of(scratch.solver_slot[t.body]), BodyId{}, mesh_id_of(t.mesh), t.triangle, *c}, false});
+                {{id_of(scratch.solver_slot[t.body]), BodyId{}, mesh_id_of(t.mesh), t.triangle, c}, false});
         }
     }
     stats.contacts = state.touches.size();
@@ -106,34 +123,42 @@ void World::Impl::report_stage() {
         if (const std::optional<Contact> c = collide(state.bodies[p.a].obb(), state.bodies[p.b].obb()))
             state.touches.push_back({{id_of(p.a), id_of(p.b), MeshId{}, 0, *c}, true});
 
-    // Events: this step's pairs against the last step's, plus the pairs of islands woken since then.
-    std::vector<Touch>& previous = scratch.event_previous;
-    std::vector<Touch>& current = scratch.event_current;
-    std::vector<Touch>& woken = scratch.event_woken;
-    aggregate(state.woken_touches, woken);
-    previous.clear();
-    std::merge(state.event_pairs.begin(), state.event_pairs.end(), woken.begin(), woken.end(),
-               std::back_inserter(previous),
-               [](const Touch& x, const Touch& y) { return compare_pair(x.record, y.record) < 0; });
-    previous.erase(std::unique(previous.begin(), previous.end(),
-                               [](const Touch& x, const Touch& y) { return compare_pair(x.record, y.record) == 0; }),
-                   previous.end());
-    state.woken_touches.clear();
-    aggregate(state.touches, current);
+    // Events: this step's pairs against the last step's, plus the pairs of islands woken since then. Without woken
+    // islands (the common case) the last step's pairs are compared as they are, with no copy.
+    const std::vector<Touch>* previous = &state.event_pairs;
+    if (!state.woken_touches.empty()) {
+        std::vector<Touch>& woken = scratch.event_woken;
+        aggregate(state.woken_touches, woken);
+        std::vector<Touch>& merged = scratch.event_previous;
+        merged.clear();
+        std::merge(state.event_pairs.begin(), state.event_pairs.end(), woken.begin(), woken.end(),
+                   std::back_inserter(merged),
+                   [](const Touch& x, const Touch& y) { return compare_pair(x.record, y.record) < 0; });
+        merged.erase(std::unique(merged.begin(), merged.end(),
+                                 [](const Touch& x, const Touch& y) { return compare_pair(x.record, y.record) == 0; }),
+                     merged.end());
+        state.woken_touches.clear();
+        previous = &merged;
+    }
+    std::vector<std::uint32_t>& current = scratch.event_current;
+    aggregate_indices(state.touches, current);
     state.events.clear();
     std::size_t i = 0, j = 0;
-    while (i < previous.size() || j < current.size()) {
-        const int c = i == previous.size() ? 1 : j == current.size() ? -1 : compare_pair(previous[i].record, current[j].record);
+    while (i < previous->size() || j < current.size()) {
+        const int c = i == previous->size() ? 1
+                      : j == current.size() ? -1
+                                            : compare_pair((*previous)[i].record, state.touches[current[j]].record);
         if (c < 0) {
-            state.events.push_back(make_event(ContactEventType::end, previous[i++]));
+            state.events.push_back(make_event(ContactEventType::end, (*previous)[i++]));
         } else if (c > 0) {
-            state.events.push_back(make_event(ContactEventType::begin, current[j++]));
+            state.events.push_back(make_event(ContactEventType::begin, state.touches[current[j++]]));
         } else {
-            state.events.push_back(make_event(ContactEventType::persist, current[j++]));
+            state.events.push_back(make_event(ContactEventType::persist, state.touches[current[j++]]));
             ++i;
         }
     }
-    state.event_pairs.swap(current);
+    state.event_pairs.clear();
+    for (const std::uint32_t t : current) state.event_pairs.push_back(state.touches[t]);
 
     // Islands link bodies that touch or nearly touch (within the broadphase margin): the solver leaves resting
     // bodies touching only up to round-off, and a box sitting a hair above its support must still sleep and wake

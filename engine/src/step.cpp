@@ -212,7 +212,7 @@ void World::Impl::broadphase_stage() {
                 std::sort(c.found.begin(), c.found.end());
                 for (std::uint32_t t : c.found)
                     c.triangles.push_back(
-                        {static_cast<std::uint32_t>(k), m, t, state.meshes[m].index.triangle(t),
+                        {static_cast<std::uint32_t>(k), m, t,
                          state.settings.active_edges_only ? state.meshes[m].active_edges[t] : kAllEdgesActive});
             }
         }
@@ -282,11 +282,6 @@ ContactManifold World::Impl::to_solver(const Manifold& m, std::uint32_t a, std::
 // run in chunks on several threads; the manifolds are gathered in candidate order.
 void World::Impl::narrowphase_stage() {
     const std::size_t pairs = scratch.body_pairs.size(), total = pairs + scratch.triangle_candidates.size();
-    // Candidate k writes manifolds[k] (candidate_found[k] = 1 when it has one); the list is compacted in place below, so the
-    // step holds one buffer of manifolds, not a second one per candidate.
-    scratch.manifolds.resize(total);
-    scratch.candidate_found.assign(total, 0);
-    scratch.candidate_toi.assign(total, 2.0f);
     std::size_t sweeps = 0;
     for (std::uint32_t k = 0; k < scratch.awake_count; ++k) sweeps += swept_for_ccd(k) ? 1 : 0;
     // How far a body's points can move in the step (resting bodies: 0), for the speculative margin of body pairs.
@@ -298,71 +293,85 @@ void World::Impl::narrowphase_stage() {
         return 0.5f * state.settings.broadphase_margin + glm::length(moved) + radius * std::min(angle, 2.0f);
     };
     stats.ccd_sweeps = sweeps;
-    parallel().for_each_chunk(total, kCandidateGrain, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t k = begin; k < end; ++k) {
-            ContactManifold& out = scratch.manifolds[k];
-            if (k < pairs) {
-                const BodyPair& p = scratch.body_pairs[k];
-                const Body& A = state.bodies[scratch.solver_slot[p.a]];
-                const Body& B = state.bodies[scratch.solver_slot[p.b]];
-                const FaceFlags fa = state.settings.active_edges_only ? A.internal_faces : FaceFlags{0};
-                const FaceFlags fb = state.settings.active_edges_only ? B.internal_faces : FaceFlags{0};
-                std::optional<Manifold> m;
-                if (scratch.solver_bodies[p.b].motion == Motion::fixed && swept_for_ccd(p.a))
-                    m = impact_manifold(p.a, scratch.start_box[p.b], scratch.candidate_toi[k]);
-                else if (scratch.solver_bodies[p.a].motion == Motion::fixed && swept_for_ccd(p.b)) {
-                    m = impact_manifold(p.b, scratch.start_box[p.a], scratch.candidate_toi[k]);
-                    if (m) m = reversed(*m);
-                }
-                if (!m)
-                    m = box_manifold(scratch.start_box[p.a], fa, scratch.start_box[p.b], fb,
-                                     margin_of(p.a) + margin_of(p.b));
-                if (m) {
-                    out = to_solver(*m, p.a, p.b, combined_friction(A.friction, B.friction),
-                                    combined_restitution(A.restitution, B.restitution));
-                    out.impact = scratch.candidate_toi[k] <= 1.0f;
-                    scratch.candidate_found[k] = 1;
-                }
-            } else {
-                const TriangleCandidate& t = scratch.triangle_candidates[k - pairs];
-                const Body& A = state.bodies[scratch.solver_slot[t.body]];
-                const MeshMaterial& material = state.meshes[t.mesh].material;
-                std::optional<Manifold> m;
-                if (swept_for_ccd(t.body))
-                    m = impact_manifold(t.body, t.shape, t.active_edges, scratch.candidate_toi[k]);
-                if (!m)
-                    m = mesh_manifold(scratch.start_box[t.body], t.shape, scratch.start_box[t.body].center,
-                                      t.active_edges, margin_of(t.body));
-                if (m) {
-                    out = to_solver(*m, t.body, kStaticGeometry, combined_friction(A.friction, material.friction),
-                                    combined_restitution(A.restitution, material.restitution));
-                    out.impact = scratch.candidate_toi[k] <= 1.0f;
-                    scratch.candidate_found[k] = 1;
-                }
+    // Candidate k's manifold, if it has one, into `out` (returns whether it has).
+    auto find = [&](std::size_t k, ContactManifold& out) {
+        float toi = 2.0f;  // time of impact of a swept body, as a fraction of the step (> 1: none)
+        if (k < pairs) {
+            const BodyPair& p = scratch.body_pairs[k];
+            const Body& A = state.bodies[scratch.solver_slot[p.a]];
+            const Body& B = state.bodies[scratch.solver_slot[p.b]];
+            const FaceFlags fa = state.settings.active_edges_only ? A.internal_faces : FaceFlags{0};
+            const FaceFlags fb = state.settings.active_edges_only ? B.internal_faces : FaceFlags{0};
+            std::optional<Manifold> m;
+            if (scratch.solver_bodies[p.b].motion == Motion::fixed && swept_for_ccd(p.a))
+                m = impact_manifold(p.a, scratch.start_box[p.b], toi);
+            else if (scratch.solver_bodies[p.a].motion == Motion::fixed && swept_for_ccd(p.b)) {
+                m = impact_manifold(p.b, scratch.start_box[p.a], toi);
+                if (m) m = reversed(*m);
             }
+            if (!m)
+                m = box_manifold(scratch.start_box[p.a], fa, scratch.start_box[p.b], fb,
+                                 margin_of(p.a) + margin_of(p.b));
+            if (!m) return false;
+            out = to_solver(*m, p.a, p.b, combined_friction(A.friction, B.friction),
+                            combined_restitution(A.restitution, B.restitution));
+        } else {
+            const TriangleCandidate& t = scratch.triangle_candidates[k - pairs];
+            const Body& A = state.bodies[scratch.solver_slot[t.body]];
+            const MeshMaterial& material = state.meshes[t.mesh].material;
+            std::optional<Manifold> m;
+            if (swept_for_ccd(t.body)) m = impact_manifold(t.body, shape_of(t), t.active_edges, toi);
+            if (!m)
+                m = mesh_manifold(scratch.start_box[t.body], shape_of(t), scratch.start_box[t.body].center,
+                                  t.active_edges, margin_of(t.body));
+            if (!m) return false;
+            out = to_solver(*m, t.body, kStaticGeometry, combined_friction(A.friction, material.friction),
+                            combined_restitution(A.restitution, material.restitution));
         }
-    });
+        out.impact = toi <= 1.0f;
+        return true;
+    };
+    scratch.manifolds.clear();
     scratch.manifold_keys.clear();
     scratch.manifold_candidate.clear();
     scratch.manifold_pairs = 0;
-    std::size_t points = 0, kept = 0;
-    for (std::size_t k = 0; k < total; ++k) {
-        if (!scratch.candidate_found[k]) continue;
-        if (kept != k) scratch.manifolds[kept] = scratch.manifolds[k];
-        const ContactManifold& m = scratch.manifolds[kept++];
-        if (k < pairs) ++scratch.manifold_pairs;
-        scratch.manifold_candidate.push_back(static_cast<std::uint32_t>(k));
-        points += static_cast<std::size_t>(m.count);
-        if (k < pairs) {
-            scratch.manifold_keys.push_back(
-                {state.bodies[scratch.solver_slot[m.a]].sequence, state.bodies[scratch.solver_slot[m.b]].sequence, 0});
-        } else {
-            const TriangleCandidate& t = scratch.triangle_candidates[k - pairs];
-            scratch.manifold_keys.push_back(
-                {state.bodies[scratch.solver_slot[t.body]].sequence, state.meshes[t.mesh].sequence, t.triangle});
+    std::size_t points = 0;
+    // Candidates run in waves of a few thousand, in chunks on several threads: candidate k of a wave writes the slot
+    // after the manifolds kept so far (candidate_found[k - first] = 1 when it has one), and each wave is compacted
+    // in candidate order before the next. Only the kept manifolds and one wave's slots are held, not a slot for
+    // every candidate: a box has many candidate triangles and few manifolds. Waves change no result.
+    const std::size_t wave =
+        std::max<std::size_t>(2048, 4 * kCandidateGrain * static_cast<std::size_t>(parallel().threads()));
+    for (std::size_t first = 0; first < total; first += wave) {
+        const std::size_t last = std::min(total, first + wave), base = scratch.manifolds.size();
+        if (const std::size_t need = base + (last - first); scratch.manifolds.capacity() < need)
+            scratch.manifolds.reserve(std::max(need, scratch.manifolds.capacity() + scratch.manifolds.capacity() / 4));
+        scratch.manifolds.resize(base + (last - first));
+        scratch.candidate_found.assign(last - first, 0);
+        parallel().for_each_chunk(last - first, kCandidateGrain, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i)
+                scratch.candidate_found[i] = find(first + i, scratch.manifolds[base + i]) ? 1 : 0;
+        });
+        std::size_t kept = base;
+        for (std::size_t i = 0; i < last - first; ++i) {
+            if (!scratch.candidate_found[i]) continue;
+            const std::size_t k = first + i;
+            if (kept != base + i) scratch.manifolds[kept] = scratch.manifolds[base + i];
+            const ContactManifold& m = scratch.manifolds[kept++];
+            if (k < pairs) ++scratch.manifold_pairs;
+            scratch.manifold_candidate.push_back(static_cast<std::uint32_t>(k));
+            points += static_cast<std::size_t>(m.count);
+            if (k < pairs) {
+                scratch.manifold_keys.push_back({state.bodies[scratch.solver_slot[m.a]].sequence,
+                                                 state.bodies[scratch.solver_slot[m.b]].sequence, 0});
+            } else {
+                const TriangleCandidate& t = scratch.triangle_candidates[k - pairs];
+                scratch.manifold_keys.push_back(
+                    {state.bodies[scratch.solver_slot[t.body]].sequence, state.meshes[t.mesh].sequence, t.triangle});
+            }
         }
+        scratch.manifolds.resize(kept);
     }
-    scratch.manifolds.resize(kept);
     carry_contacts();
     stats.manifolds = scratch.manifolds.size();
     stats.contact_points = points;

@@ -97,12 +97,12 @@ struct World::Impl {
     struct BodyPair {
         std::uint32_t a, b;
     };
-    // A candidate pair of a step body and a mesh triangle.
+    // A candidate pair of a step body and a mesh triangle (16 bytes: the triangle's corners stay in the mesh, see
+    // shape_of).
     struct TriangleCandidate {
         std::uint32_t body;      // index into the step's solver_bodies
         std::uint32_t mesh;      // mesh slot
         std::uint32_t triangle;  // index in the mesh
-        Triangle shape;
         EdgeFlags active_edges = kAllEdgesActive;
     };
     // Two bodies by slot, a created before b.
@@ -204,8 +204,7 @@ struct World::Impl {
         std::vector<BodyPair> body_pairs;  // candidate_pairs as step-body indices
         std::vector<TriangleCandidate> triangle_candidates;
         std::vector<std::uint32_t> mesh_order;      // live mesh slots by creation sequence
-        std::vector<std::uint8_t> candidate_found;  // narrowphase: per body pair, then per triangle: it has a manifold
-        std::vector<float> candidate_toi;  // narrowphase: per candidate, time of impact of a swept body (> 1: none)
+        std::vector<std::uint8_t> candidate_found;  // narrowphase: per candidate of a wave, it has a manifold
         std::vector<float> ccd_back_to;    // ccd_clamp: per step body, the part of the step it goes back to (> 1: none)
         std::vector<float> mesh_guard_at;  // keep_in_front_of_meshes: per step body, the part of the step where its
                                            // centre first went in through a triangle's front (> 1: never)
@@ -227,11 +226,14 @@ struct World::Impl {
             std::vector<TriangleCandidate> triangles;
         };
         std::vector<ChunkScratch> chunk_scratch;
-        std::vector<std::optional<Contact>> found_contacts;  // report: per manifold, the contact it leaves touching
+        std::vector<float> found_gap;  // report: per manifold, its smallest gap at the final positions (m)
         std::vector<std::uint8_t> near_flags;                // report: per body pair, within the margin
         std::vector<SlotPair> near_pairs;         // report: candidate pairs within the broadphase margin after the step
         std::vector<std::uint8_t> sleep_blocked;  // report: per awake body, kept awake this step
-        std::vector<Touch> event_previous, event_current, event_woken;  // report: the event diff
+        // report: the event diff. event_previous and event_woken are filled only in a step after an island woke;
+        // event_current lists state.touches by index, one per pair, in event-pair order.
+        std::vector<Touch> event_previous, event_woken;
+        std::vector<std::uint32_t> event_current;
     };
 
     WorldState state;
@@ -263,6 +265,10 @@ struct World::Impl {
     // appeared, moved or disappeared there (active edges for boxes: covered_faces).
     void refresh_internal_faces(const Aabb& region);
     MeshId mesh_id_of(std::uint32_t slot) const { return {slot, state.meshes[slot].generation}; }
+    // The triangle of a mesh candidate (world frame), read from its mesh: meshes do not change during a step.
+    const Triangle& shape_of(const TriangleCandidate& t) const {
+        return state.meshes[t.mesh].index.triangle(t.triangle);
+    }
     Aabb proxy_box(const Body& b) const { return state.proxy_box(b); }
     LooseOctree& tree_of(const Body& b) { return state.tree_of(b); }
     const LooseOctree& tree_of(const Body& b) const { return state.tree_of(b); }
