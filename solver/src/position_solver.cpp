@@ -356,31 +356,41 @@ void PositionSolver::solve_xpbd(std::span<SolverBody> bodies, std::span<ContactM
         prev_position_[i] = predicted_position_[i] = bodies[i].position;
         prev_orientation_[i] = predicted_orientation_[i] = bodies[i].orientation;
     }
-    reset(points_, 4 * manifolds.size(), Point{});
-    reset(engaged_, 4 * manifolds.size(), std::uint8_t{0});
-    reset(split_, 4 * manifolds.size(), 0.0f);
-    for (std::size_t k = 0; k < manifolds.size(); ++k)
-        for (int p = 0; p < manifolds[k].count; ++p) {
-            const float separation = manifolds[k].points[static_cast<std::size_t>(p)].separation;
-            engaged_[4 * k + static_cast<std::size_t>(p)] = separation <= 0.0f;
-            const float overlap = -(separation + settings.slop);
-            split_[4 * k + static_cast<std::size_t>(p)] = overlap > kSplitOverlap ? overlap : 0.0f;
-        }
-    reset(manifold_normal_, manifolds.size(), 0.0f);
-    reset(manifold_tangential_, manifolds.size(), 0.0f);
-    reset(manifold_twist_, manifolds.size(), 0.0f);
-    reset(patches_, manifolds.size(), Patch{});
-    velocity_.resize(manifolds.size());
     for (ContactManifold& m : manifolds)
         for (int k = 0; k < m.count; ++k) m.points[static_cast<std::size_t>(k)].normal_impulse = 0.0f;
 
     build_islands(bodies, manifolds);
     schedule_islands(parallel.threads());
-    for_each_island(parallel,
-                    [&](std::uint32_t island) { run_island(island, bodies, manifolds, gravity, dt, settings); });
+    // Each work unit runs its islands one after another in scratch of its own, sized here for its largest island:
+    // the per-manifold scratch is held for what runs at once, not for every manifold of the step.
+    const std::size_t units = unit_begin_.size() - 1;
+    if (unit_scratch_.size() < units) unit_scratch_.resize(units);
+    for (std::size_t u = 0; u < units; ++u) {
+        std::size_t largest = 0;
+        for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o)
+            largest = std::max<std::size_t>(largest,
+                                            manifold_begin_[island_order_[o] + 1] - manifold_begin_[island_order_[o]]);
+        unit_scratch_[u].reserve(largest);
+    }
+    for_each_island(parallel, [&](std::uint32_t island, std::size_t unit) {
+        run_island(island, unit_scratch_[unit], bodies, manifolds, gravity, dt, settings);
+    });
 }
 
-void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodies,
+void PositionSolver::IslandScratch::reserve(std::size_t manifolds) {
+    if (velocity.capacity() >= manifolds) return;
+    const std::size_t room = std::max(manifolds, velocity.capacity() + velocity.capacity() / 4);
+    points.reserve(4 * room);
+    engaged.reserve(4 * room);
+    split.reserve(4 * room);
+    normal.reserve(room);
+    tangential.reserve(room);
+    twist.reserve(room);
+    patches.reserve(room);
+    velocity.reserve(room);
+}
+
+void PositionSolver::run_island(std::uint32_t island, IslandScratch& scratch, std::span<SolverBody> bodies,
                                 std::span<ContactManifold> manifolds, const glm::vec3& gravity, float dt,
                                 const SolverSettings& settings) {
     const int substeps = settings.substeps;
@@ -402,6 +412,33 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                           (m.b != kStaticGeometry && body_island_[m.b] == island));
         }
     }
+
+    // The island's scratch, by its manifolds' order in the island (k): points and their flags 4 k + p.
+    reset(scratch.points, 4 * std::size_t{manifold_count}, Point{});
+    reset(scratch.engaged, 4 * std::size_t{manifold_count}, std::uint8_t{0});
+    reset(scratch.split, 4 * std::size_t{manifold_count}, 0.0f);
+    for (std::uint32_t k = 0; k < manifold_count; ++k) {
+        const ContactManifold& m = manifolds[manifold_list[k]];
+        for (int p = 0; p < m.count; ++p) {
+            const float separation = m.points[static_cast<std::size_t>(p)].separation;
+            scratch.engaged[4 * std::size_t{k} + static_cast<std::size_t>(p)] = separation <= 0.0f;
+            const float overlap = -(separation + settings.slop);
+            scratch.split[4 * std::size_t{k} + static_cast<std::size_t>(p)] = overlap > kSplitOverlap ? overlap : 0.0f;
+        }
+    }
+    reset(scratch.normal, manifold_count, 0.0f);
+    reset(scratch.tangential, manifold_count, 0.0f);
+    reset(scratch.twist, manifold_count, 0.0f);
+    reset(scratch.patches, manifold_count, Patch{});
+    scratch.velocity.resize(manifold_count);
+    Point* const point_state = scratch.points.data();
+    std::uint8_t* const engaged_flags = scratch.engaged.data();
+    float* const split_left = scratch.split.data();
+    float* const normal_so_far = scratch.normal.data();
+    float* const tangential_so_far = scratch.tangential.data();
+    float* const twist_so_far = scratch.twist.data();
+    Patch* const patch_of = scratch.patches.data();
+    Velocity* const velocity_of = scratch.velocity.data();
 
     // A contact side at substep end time t (seconds from the start of the step).
     auto side = [&](std::uint32_t index, float t) {
@@ -453,14 +490,14 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
     // for the twist, times the patch's mean radius). Accumulated over the passes and sweeps, so that the normal
     // impulses can shift between the points to balance the friction's torque (a box sliding on its face does not
     // pitch). Returns the largest velocity change it made, m/s.
-    auto friction = [&](const ContactManifold& m, std::uint32_t mi, Side& a, Side& b) {
-        Velocity& vs = velocity_[mi];
+    auto friction = [&](const ContactManifold& m, std::uint32_t k, Side& a, Side& b) {
+        Velocity& vs = velocity_of[k];
         const glm::vec3 n = m.normal;
         float largest = 0.0f;
         float normal = 0.0f;
         for (int p = 0; p < m.count; ++p)
-            if (vs.active[p]) normal += points_[4 * mi + static_cast<std::uint32_t>(p)].lambda_n / h + vs.jv[p];
-        const Patch& pp = patches_[mi];
+            if (vs.active[p]) normal += point_state[4 * k + static_cast<std::uint32_t>(p)].lambda_n / h + vs.jv[p];
+        const Patch& pp = patch_of[k];
         const float budget = std::max(0.0f, m.friction * normal - pp.tangential / h);
         // The position pass spent friction on its normal corrections, which overshoot while a sliding box pitches
         // (the friction's moment tips it onto its leading edge); this pass takes the overshoot back (jv < 0), and
@@ -512,7 +549,7 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
     // approach speed recorded (restitution).
     auto engage = [&](const ContactManifold& m, ContactPoint& cp, std::uint32_t slot, const Arms& r, const Side& a,
                       const Side& b, const glm::vec3& n, Point& sp) {
-        std::uint8_t& engaged = engaged_[slot];
+        std::uint8_t& engaged = engaged_flags[slot];
         if (!engaged) {
             // At an impact, a point that was apart when the step began starts sticking where it touches: its friction
             // anchors are set now, not where the manifold was found (a box thrown at a wall at an angle would
@@ -554,12 +591,12 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
             const ContactManifold& m = manifolds[mi];
             const Side a = side(m.a, t), b = side(m.b, t);
             for (int p = 0; p < m.count; ++p) {
-                Point& sp = points_[4 * mi + static_cast<std::uint32_t>(p)];
+                Point& sp = point_state[4 * k + static_cast<std::uint32_t>(p)];
                 sp = Point{};
                 const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
-                sp.over = engaged_[4 * mi + static_cast<std::uint32_t>(p)] || over_reference(m, a, b, cp);
+                sp.over = engaged_flags[4 * k + static_cast<std::uint32_t>(p)] || over_reference(m, a, b, cp);
             }
-            patches_[mi] = Patch{};
+            patch_of[k] = Patch{};
         }
 
         // 2. Positions. Per manifold, the normal corrections are iterated over its points until they agree
@@ -574,7 +611,7 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                 ContactManifold& m = manifolds[mi];
                 Side a = side(m.a, t), b = side(m.b, t);
                 const glm::vec3 n = m.normal;
-                Point* sp = points_.data() + 4 * static_cast<std::size_t>(mi);
+                Point* sp = point_state + 4 * static_cast<std::size_t>(k);
                 for (int local = 0; local < kPositionPasses; ++local) {
                     float deepest = 0.0f;
                     for (int p = 0; p < m.count; ++p) {
@@ -584,7 +621,7 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                         const float c = glm::dot(r.pb - r.pa, n) + settings.slop;
                         if (!(c < 0.0f)) continue;
                         if (!sp[p].over) continue;
-                        engage(m, cp, 4 * mi + static_cast<std::uint32_t>(p), r, a, b, n, sp[p]);
+                        engage(m, cp, 4 * k + static_cast<std::uint32_t>(p), r, a, b, n, sp[p]);
                         const float w = a.weight(ra, n) + b.weight(rb, n);
                         if (!(w > 0.0f)) continue;
                         const float dl = -c / w;
@@ -593,7 +630,7 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                         // overlap is an error of earlier steps (a spawn inside another box, a corner that turned
                         // into a wall between two sets of contact points), and pushing it out at depth / h threw
                         // boxes out of a level pile at 15 m/s.
-                        float& split = split_[4 * mi + static_cast<std::uint32_t>(p)];
+                        float& split = split_left[4 * k + static_cast<std::uint32_t>(p)];
                         float pseudo = std::min(dl, split / w);
                         split -= pseudo * w;
                         // How far split impulses have moved the point along n in this substep (< 0: closing).
@@ -638,15 +675,15 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                 }
                 float normal = 0.0f;
                 for (int p = 0; p < m.count; ++p) normal += sp[p].lambda_n;
-                Patch& patch = patches_[mi];
+                Patch& patch = patch_of[k];
                 if (!(normal > 0.0f)) continue;
                 if (a.body) corrected_[m.a] = 1;
                 if (b.body) corrected_[m.b] = 1;
                 if (!(m.friction > 0.0f)) continue;
                 // The manifold's normal and friction impulses of the step so far: earlier substeps' totals and this
                 // substep's running sums (over every pass).
-                const float step_normal = manifold_normal_[mi] + normal;
-                const float step_tangential = manifold_tangential_[mi] + patch.tangential;
+                const float step_normal = normal_so_far[k] + normal;
+                const float step_tangential = tangential_so_far[k] + patch.tangential;
                 // Friction acts on the contact patch as a whole: the slip of the touching points' friction anchors
                 // at their centroid, undone by one tangential correction there, and their turn about the normal,
                 // undone by a twist. Correcting corner by corner would spend the cone mostly on turning the box
@@ -656,8 +693,9 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                 for (int p = 0; p < m.count; ++p) {
                     const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
                     if (!(glm::dot((b.x + rotate(b.q, cp.anchor_b)) - (a.x + rotate(a.q, cp.anchor_a)), n) +
-                              settings.slop <= kPositionTolerance) ||
-                        !engaged_[4 * mi + static_cast<std::uint32_t>(p)])
+                              settings.slop <=
+                          kPositionTolerance) ||
+                        !engaged_flags[4 * k + static_cast<std::uint32_t>(p)])
                         continue;
                     pa[touching] = a.x + rotate(a.q, cp.friction_anchor_a);
                     pb[touching] = b.x + rotate(b.q, cp.friction_anchor_b);
@@ -704,7 +742,7 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                     radius /= static_cast<float>(touching);
                     const float angle = radius2 > 0.0f ? cross / radius2 : 0.0f;
                     const float ww = a.angular_weight(n) + b.angular_weight(n);
-                    const float allowed = m.friction * step_normal * radius - manifold_twist_[mi] - patch.twist;
+                    const float allowed = m.friction * step_normal * radius - twist_so_far[k] - patch.twist;
                     if (angle != 0.0f && ww > 0.0f && allowed > 0.0f) {
                         const float l = std::min(std::abs(angle) / ww, allowed);
                         const float signed_l = angle > 0.0f ? -l : l;  // turns B back by -angle relative to A
@@ -746,7 +784,7 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
         for (std::uint32_t k = 0; k < manifold_count; ++k) {
             const std::uint32_t mi = manifold_list[k];
             const ContactManifold& m = manifolds[mi];
-            Velocity& vs = velocity_[mi];
+            Velocity& vs = velocity_of[k];
             vs = Velocity{};
             const Side a = side(m.a, t), b = side(m.b, t);
             const glm::vec3 n = m.normal;
@@ -759,8 +797,9 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                 const Arms r = arms(a, b, cp.anchor_a, cp.anchor_b);
                 vs.ra[p] = r.ra;
                 vs.rb[p] = r.rb;
-                const bool pushed = points_[4 * mi + static_cast<std::uint32_t>(p)].lambda_n > 0.0f;
-                vs.active[p] = pushed || (glm::dot(r.pb - r.pa, n) <= 0.0f && engaged_[4 * mi + static_cast<std::uint32_t>(p)]);
+                const bool pushed = point_state[4 * k + static_cast<std::uint32_t>(p)].lambda_n > 0.0f;
+                vs.active[p] = pushed || (glm::dot(r.pb - r.pa, n) <= 0.0f &&
+                                          engaged_flags[4 * k + static_cast<std::uint32_t>(p)]);
                 any = any || pushed;
             }
             if (!any) continue;
@@ -786,7 +825,7 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
             float sweep_largest = 0.0f;
             for (std::uint32_t k = 0; k < manifold_count; ++k) {
                 const std::uint32_t mi = manifold_list[k];
-                Velocity& vs = velocity_[mi];
+                Velocity& vs = velocity_of[k];
                 if (!vs.any) continue;
                 const ContactManifold& m = manifolds[mi];
                 Side a = side(m.a, t), b = side(m.b, t);
@@ -794,7 +833,7 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                 for (int pass = 0; pass < kVelocityPasses; ++pass) {
                     float largest = 0.0f;
                     for (int p = 0; p < m.count; ++p) {
-                        const Point& sp = points_[4 * mi + static_cast<std::uint32_t>(p)];
+                        const Point& sp = point_state[4 * k + static_cast<std::uint32_t>(p)];
                         if (!vs.active[p]) continue;
                         const glm::vec3 &ra = vs.ra[p], &rb = vs.rb[p];
                         const float vn = glm::dot(b.point_velocity(rb) - a.point_velocity(ra), n);
@@ -811,7 +850,7 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
                         vs.jv[p] = total;
                         largest = std::max(largest, std::abs(j) * w);
                     }
-                    if (m.friction > 0.0f && vs.contact_count > 0) largest = std::max(largest, friction(m, mi, a, b));
+                    if (m.friction > 0.0f && vs.contact_count > 0) largest = std::max(largest, friction(m, k, a, b));
                     sweep_largest = std::max(sweep_largest, largest);
                     if (largest <= kVelocityTolerance) break;
                 }
@@ -820,20 +859,20 @@ void PositionSolver::run_island(std::uint32_t island, std::span<SolverBody> bodi
         }
         for (std::uint32_t k = 0; k < manifold_count; ++k) {
             const std::uint32_t mi = manifold_list[k];
-            const Velocity& vs = velocity_[mi];
+            const Velocity& vs = velocity_of[k];
             if (!vs.any) continue;
             ContactManifold& m = manifolds[mi];
             // The step's totals, net of what this pass took back: the normal impulses, and the positional friction
             // less any returned along it.
             float given_back = 0.0f;
-            if (glm::dot(vs.jt, patches_[mi].on_a) < 0.0f) given_back = glm::length(vs.jt) * h;
+            if (glm::dot(vs.jt, patch_of[k].on_a) < 0.0f) given_back = glm::length(vs.jt) * h;
             for (int p = 0; p < m.count; ++p) {
-                const Point& sp = points_[4 * mi + static_cast<std::uint32_t>(p)];
-                manifold_normal_[mi] += std::max(0.0f, sp.lambda_n + vs.jv[p] * h);
+                const Point& sp = point_state[4 * k + static_cast<std::uint32_t>(p)];
+                normal_so_far[k] += std::max(0.0f, sp.lambda_n + vs.jv[p] * h);
                 if (sp.lambda_n > 0.0f) m.points[static_cast<std::size_t>(p)].normal_impulse += sp.lambda_n / h + vs.jv[p];
             }
-            manifold_tangential_[mi] += std::max(0.0f, patches_[mi].tangential - given_back);
-            manifold_twist_[mi] += patches_[mi].twist;
+            tangential_so_far[k] += std::max(0.0f, patch_of[k].tangential - given_back);
+            twist_so_far[k] += patch_of[k].twist;
         }
     }
 }

@@ -33,6 +33,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -314,19 +315,39 @@ private:
     std::vector<std::uint32_t> soft_coloured_;     // the islands' manifolds, colour by colour (colour_island)
 
     void build_islands(std::span<const SolverBody> bodies, std::span<const ContactManifold> manifolds);
-    // Runs `run(island)` for every island of the last build_islands, in the work units of schedule_islands, on
-    // `parallel`.
+    // Runs `run(island)`, or `run(island, unit)`, for every island of the last build_islands, in the work units of
+    // schedule_islands, on `parallel`. A unit's islands run one after another on one thread.
     template <class Run>
     void for_each_island(Parallel& parallel, Run&& run) {
         const std::size_t units = unit_begin_.empty() ? 0 : unit_begin_.size() - 1;
         parallel.for_each_chunk(units, 1, [&](std::size_t first, std::size_t last) {
             for (std::size_t u = first; u < last; ++u)
-                for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o) run(island_order_[o]);
+                for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o) {
+                    if constexpr (std::is_invocable_v<Run&, std::uint32_t, std::size_t>)
+                        run(island_order_[o], u);
+                    else
+                        run(island_order_[o]);
+                }
         });
     }
     void schedule_islands(int threads);
-    void run_island(std::uint32_t island, std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
-                    const glm::vec3& gravity, float dt, const SolverSettings& settings);
+    // XPBD's per-manifold scratch of one island, by the manifold's place k in the island (points 4 k + p). A work
+    // unit keeps one and reuses it for its islands, so it is sized for the unit's largest island, not the step.
+    struct IslandScratch {
+        std::vector<Point> points;            // per point: this substep's state
+        std::vector<std::uint8_t> engaged;    // per point: acting in this step (see side_planes)
+        std::vector<float> split;             // per point: starting overlap not yet taken out, m
+        std::vector<float> normal;            // per manifold: normal positional impulse of the step so far, kg m
+        std::vector<float> tangential;        // per manifold: friction positional impulse of the step, kg m
+        std::vector<float> twist;             // per manifold: twist positional impulse of the step, kg m^2
+        std::vector<Patch> patches;           // per manifold: this substep's friction
+        std::vector<Velocity> velocity;       // per manifold: this substep's velocity pass
+        void reserve(std::size_t manifolds);  // room for an island of this many manifolds
+    };
+    std::vector<IslandScratch> unit_scratch_;  // per work unit
+    void run_island(std::uint32_t island, IslandScratch& scratch, std::span<SolverBody> bodies,
+                    std::span<ContactManifold> manifolds, const glm::vec3& gravity, float dt,
+                    const SolverSettings& settings);
 
     std::size_t island_count_ = 0;
     std::vector<std::uint32_t> parent_;          // union-find over body indices
@@ -350,14 +371,6 @@ private:
     std::vector<glm::vec3> pseudo_shift_;          // per body: translation by this substep's split impulses, m
     std::vector<glm::vec3> pseudo_turn_;           // per body: rotation vector of this substep's split impulses, rad
     std::vector<std::uint8_t> pseudo_any_;         // per body: moved by a split impulse in this substep
-    std::vector<Point> points_;                    // per manifold point (4 per manifold)
-    std::vector<std::uint8_t> engaged_;            // per manifold point: acting in this step (see side_planes)
-    std::vector<float> split_;                     // per manifold point: starting overlap not yet taken out, m
-    std::vector<float> manifold_normal_;           // per manifold: normal positional impulse of the step so far, kg m
-    std::vector<float> manifold_tangential_;       // per manifold: friction positional impulse of the step, kg m
-    std::vector<float> manifold_twist_;            // per manifold: twist positional impulse of the step, kg m^2
-    std::vector<Patch> patches_;                   // per manifold: this substep's friction
-    std::vector<Velocity> velocity_;               // per manifold: this substep's velocity pass
 };
 
 }  // namespace tumble
