@@ -34,9 +34,6 @@ constexpr float kCcdTolerance = 1e-3f;
 constexpr float kMeshGuardGap = 1e-3f;
 constexpr float kMeshGuardEdgeSlack = 1e-4f;
 
-// The predicted translation of step body k (as in the integrate stage).
-glm::vec3 predicted_translation(const Obb& start, const Obb& end) { return end.center - start.center; }
-
 // The manifold found at the impact pose, expressed for the start pose: points on the moving body (A) moved back by
 // the distance travelled, depths reduced by the gap that motion closes along the normal.
 //
@@ -66,7 +63,7 @@ bool World::Impl::swept_for_ccd(std::uint32_t k) const {
     const float smallest = std::min({b.half_extents.x, b.half_extents.y, b.half_extents.z});
     const float threshold = kCcdMotionFraction * smallest;
     // How far its points move: the translation plus the turn times its radius.
-    const glm::vec3 motion = predicted_translation(scratch.start_box[k], scratch.end_box[k]);
+    const glm::vec3 motion = scratch.end_center[k] - start_center(k);
     const glm::quat turn = scratch.end_orientation[k] * glm::conjugate(state.bodies[state.awake[k]].orientation);
     const float angle = 2.0f * std::acos(std::min(1.0f, std::abs(turn.w)));
     const float reach = glm::length(motion) + glm::length(b.half_extents) * std::min(angle, 2.0f);
@@ -74,8 +71,8 @@ bool World::Impl::swept_for_ccd(std::uint32_t k) const {
 }
 
 std::optional<Manifold> World::Impl::impact_manifold(std::uint32_t k, const Obb& other, float& toi) const {
-    const Obb& box = scratch.start_box[k];
-    const glm::vec3 motion = predicted_translation(box, scratch.end_box[k]);
+    const Obb box = start_box(k);
+    const glm::vec3 motion = scratch.end_center[k] - box.center;
     const std::optional<SweepHit> hit = sweep(box, motion, other);
     if (!hit || hit->initially_overlapping) return std::nullopt;
     toi = hit->toi;
@@ -88,8 +85,8 @@ std::optional<Manifold> World::Impl::impact_manifold(std::uint32_t k, const Obb&
 
 std::optional<Manifold> World::Impl::impact_manifold(std::uint32_t k, const Triangle& tri, EdgeFlags active_edges,
                                                      float& toi) const {
-    const Obb& box = scratch.start_box[k];
-    const glm::vec3 motion = predicted_translation(box, scratch.end_box[k]);
+    const Obb box = start_box(k);
+    const glm::vec3 motion = scratch.end_center[k] - box.center;
     const glm::vec3 front = tri.scaled_normal();
     // One-sided: only a box in front of the triangle moving against its front face.
     if (glm::dot(box.center - tri.a, front) < 0.0f || !(glm::dot(motion, front) < 0.0f)) return std::nullopt;
@@ -130,17 +127,16 @@ void World::Impl::ccd_clamp() {
     };
     auto solved_box = [&](std::uint32_t k) {
         const SolverBody& b = scratch.solver_bodies[k];
-        return Obb{b.position, glm::mat3_cast(b.orientation), scratch.start_box[k].half_extents};
+        return Obb{b.position, glm::mat3_cast(b.orientation), half_extents_of(k)};
     };
-    auto moved_of = [&](std::uint32_t k) { return scratch.solver_bodies[k].position - scratch.start_box[k].center; };
+    auto moved_of = [&](std::uint32_t k) { return scratch.solver_bodies[k].position - start_center(k); };
     for (const BodyPair& p : scratch.body_pairs) {
         std::uint32_t k = p.a, other = p.b;
         if (!(scratch.solver_bodies[other].motion == Motion::fixed && swept_for_ccd(k))) std::swap(k, other);
         if (!(scratch.solver_bodies[other].motion == Motion::fixed && swept_for_ccd(k))) continue;
         const glm::vec3 moved = moved_of(k);
-        check(k, moved, collide(scratch.start_box[k], scratch.start_box[other]),
-              sweep(scratch.start_box[k], moved, scratch.start_box[other]),
-              collide(solved_box(k), scratch.start_box[other]));
+        check(k, moved, collide(start_box(k), start_box(other)), sweep(start_box(k), moved, start_box(other)),
+              collide(solved_box(k), start_box(other)));
     }
     for (const TriangleCandidate& tc : scratch.triangle_candidates) {
         if (!swept_for_ccd(tc.body)) continue;
@@ -149,10 +145,9 @@ void World::Impl::ccd_clamp() {
         const Triangle& tri = shape_of(tc);
         // One-sided: only what comes at the front face counts.
         const glm::vec3 front = tri.scaled_normal();
-        if (glm::dot(scratch.start_box[k].center - tri.a, front) < 0.0f) continue;
-        check(k, moved, mesh_contact(scratch.start_box[k], tri, scratch.start_box[k].center, tc.active_edges),
-              sweep(scratch.start_box[k], moved, tri),
-              mesh_contact(solved_box(k), tri, scratch.start_box[k].center, tc.active_edges));
+        if (glm::dot(start_center(k) - tri.a, front) < 0.0f) continue;
+        check(k, moved, mesh_contact(start_box(k), tri, start_center(k), tc.active_edges),
+              sweep(start_box(k), moved, tri), mesh_contact(solved_box(k), tri, start_center(k), tc.active_edges));
     }
     // A CCD body the solver moved far though it was not swept (a resting box hit by a fast one), or moved off the
     // path it was swept along: its solved translation against the level's triangles (the candidates above only
@@ -166,13 +161,13 @@ void World::Impl::ccd_clamp() {
         const glm::vec3 moved = moved_of(k);
         const float smallest = std::min({b.half_extents.x, b.half_extents.y, b.half_extents.z});
         if (!(glm::length(moved) > kCcdMotionFraction * smallest)) continue;
-        const std::optional<BoxSweepHit> hit = sweep_box(scratch.start_box[k], moved, meshes_only, "World::step");
+        const std::optional<BoxSweepHit> hit = sweep_box(start_box(k), moved, meshes_only, "World::step");
         if (hit) back_to[k] = std::min(back_to[k], hit->initially_overlapping ? 0.0f : hit->toi);
     }
     for (std::uint32_t k = 0; k < scratch.awake_count; ++k) {
         if (!(back_to[k] <= 1.0f)) continue;
         SolverBody& body = scratch.solver_bodies[k];
-        body.position = scratch.start_box[k].center + moved_of(k) * back_to[k];
+        body.position = start_center(k) + moved_of(k) * back_to[k];
         body.orientation = state.bodies[state.awake[k]].orientation;  // not written back before the velocities stage
     }
 }
@@ -196,7 +191,7 @@ void World::Impl::keep_in_front_of_meshes() {
     // they were found with (the common case: the solver moved the body about as predicted).
     for (const TriangleCandidate& tc : scratch.triangle_candidates) {
         const Triangle& tri = shape_of(tc);
-        const glm::vec3 from = scratch.start_box[tc.body].center, to = scratch.solver_bodies[tc.body].position;
+        const glm::vec3 from = start_center(tc.body), to = scratch.solver_bodies[tc.body].position;
         const glm::vec3 n = tri.scaled_normal();
         const float before = glm::dot(from - tri.a, n), after = glm::dot(to - tri.a, n);
         if (!(before > 0.0f && after < 0.0f)) continue;
@@ -218,7 +213,7 @@ void World::Impl::keep_in_front_of_meshes() {
     for (std::uint32_t k = 0; k < scratch.awake_count; ++k) {
         const Body& b = state.bodies[state.awake[k]];
         if (!b.dynamic() || b.sensor) continue;
-        const glm::vec3 from = scratch.start_box[k].center, to = scratch.solver_bodies[k].position;
+        const glm::vec3 from = start_center(k), to = scratch.solver_bodies[k].position;
         const Aabb searched = state.active.aabb(b.proxy);
         if (searched.contains(Aabb{to, to})) continue;
         const float length = glm::length(to - from);
@@ -242,7 +237,7 @@ void World::Impl::keep_in_front_of_meshes() {
         if (!(first[k] <= 1.0f)) continue;
         const glm::vec3 unit = face[k];
         SolverBody& body = scratch.solver_bodies[k];
-        const glm::vec3 from = scratch.start_box[k].center;
+        const glm::vec3 from = start_center(k);
         const glm::vec3 crossing = from + (body.position - from) * first[k];
         body.position = crossing + unit * std::min(kMeshGuardGap, glm::dot(from - crossing, unit));
         const float into = glm::dot(body.velocity, unit);

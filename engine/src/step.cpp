@@ -77,17 +77,13 @@ void World::Impl::integrate_stage() {
     const float dt = scratch.dt;
     scratch.solver_bodies.resize(n);
     scratch.solver_slot.assign(state.awake.begin(), state.awake.end());
-    scratch.start_position.resize(n);
-    scratch.start_box.resize(n);
-    scratch.end_box.resize(n);
+    scratch.end_center.resize(n);
     scratch.end_orientation.resize(n);
     for (std::uint32_t k = 0; k < n; ++k) {
         const Body& b = state.bodies[state.awake[k]];
         TUMBLE_ASSERT(b.alive && b.awake && proxy_in_sync(state.awake[k]));
         SolverBody& s = scratch.solver_bodies[k];
         s = solver_body_of(b);
-        scratch.start_position[k] = b.position;
-        scratch.start_box[k] = b.obb();
         // Predicted motion: x + v dt + a dt^2 bounds the substeps' semi-implicit Euler path (which ends at
         // x + v dt + a dt^2 (n + 1) / 2n); the rotation by (|w| + |I^-1 tau| dt) dt.
         glm::vec3 displacement = s.velocity * dt;
@@ -102,7 +98,7 @@ void World::Impl::integrate_stage() {
         if (glm::length(s.angular_velocity) > 0.0f && angle > 0.0f)
             turned = glm::normalize(glm::angleAxis(std::min(angle, 3.14159265f), glm::normalize(s.angular_velocity)) *
                                     b.orientation);
-        scratch.end_box[k] = {b.position + displacement, glm::mat3_cast(turned), b.half_extents};
+        scratch.end_center[k] = b.position + displacement;
         scratch.end_orientation[k] = turned;
         scratch.solver_stamp[state.awake[k]] = scratch.stamp;
         scratch.solver_index[state.awake[k]] = k;
@@ -118,16 +114,14 @@ void World::Impl::broadphase_stage() {
     const float dt = scratch.dt;
     for (std::uint32_t k = 0; k < n; ++k) {
         const SolverBody& s = scratch.solver_bodies[k];
-        const float radius = glm::length(scratch.start_box[k].half_extents);
+        const float radius = glm::length(half_extents_of(k));
         const float angle = glm::length(s.angular_velocity) * dt;
         float bulge = radius * std::min(angle * angle / 8.0f, 1.0f);  // arc beyond its chord, r (1 - cos(a / 2))
         if (s.motion == Motion::dynamic)
             bulge += glm::length(state.settings.gravity + s.force * s.inverse_mass) * dt * dt / 8.0f;
-        state.active.update(state.bodies[state.awake[k]].proxy,
-                            scratch.start_box[k]
-                                .aabb()
-                                .merged(scratch.end_box[k].aabb())
-                                .expanded(state.settings.broadphase_margin + bulge));
+        state.active.update(
+            state.bodies[state.awake[k]].proxy,
+            start_box(k).aabb().merged(end_box(k).aabb()).expanded(state.settings.broadphase_margin + bulge));
     }
     scratch.candidate_pairs.clear();
     scratch.sensor_pairs.clear();
@@ -286,8 +280,8 @@ void World::Impl::narrowphase_stage() {
     for (std::uint32_t k = 0; k < scratch.awake_count; ++k) sweeps += swept_for_ccd(k) ? 1 : 0;
     // How far a body's points can move in the step (resting bodies: 0), for the speculative margin of body pairs.
     auto margin_of = [&](std::uint32_t k) {
-        const float radius = glm::length(scratch.start_box[k].half_extents);
-        const glm::vec3 moved = scratch.end_box[k].center - scratch.start_box[k].center;
+        const float radius = glm::length(half_extents_of(k));
+        const glm::vec3 moved = scratch.end_center[k] - start_center(k);
         const glm::quat turn = scratch.end_orientation[k] * glm::conjugate(scratch.solver_bodies[k].orientation);
         const float angle = 2.0f * std::acos(std::min(1.0f, std::abs(turn.w)));
         return 0.5f * state.settings.broadphase_margin + glm::length(moved) + radius * std::min(angle, 2.0f);
@@ -304,14 +298,12 @@ void World::Impl::narrowphase_stage() {
             const FaceFlags fb = state.settings.active_edges_only ? B.internal_faces : FaceFlags{0};
             std::optional<Manifold> m;
             if (scratch.solver_bodies[p.b].motion == Motion::fixed && swept_for_ccd(p.a))
-                m = impact_manifold(p.a, scratch.start_box[p.b], toi);
+                m = impact_manifold(p.a, start_box(p.b), toi);
             else if (scratch.solver_bodies[p.a].motion == Motion::fixed && swept_for_ccd(p.b)) {
-                m = impact_manifold(p.b, scratch.start_box[p.a], toi);
+                m = impact_manifold(p.b, start_box(p.a), toi);
                 if (m) m = reversed(*m);
             }
-            if (!m)
-                m = box_manifold(scratch.start_box[p.a], fa, scratch.start_box[p.b], fb,
-                                 margin_of(p.a) + margin_of(p.b));
+            if (!m) m = box_manifold(start_box(p.a), fa, start_box(p.b), fb, margin_of(p.a) + margin_of(p.b));
             if (!m) return false;
             out = to_solver(*m, p.a, p.b, combined_friction(A.friction, B.friction),
                             combined_restitution(A.restitution, B.restitution));
@@ -322,8 +314,8 @@ void World::Impl::narrowphase_stage() {
             std::optional<Manifold> m;
             if (swept_for_ccd(t.body)) m = impact_manifold(t.body, shape_of(t), t.active_edges, toi);
             if (!m)
-                m = mesh_manifold(scratch.start_box[t.body], shape_of(t), scratch.start_box[t.body].center,
-                                  t.active_edges, margin_of(t.body));
+                m = mesh_manifold(start_box(t.body), shape_of(t), start_center(t.body), t.active_edges,
+                                  margin_of(t.body));
             if (!m) return false;
             out = to_solver(*m, t.body, kStaticGeometry, combined_friction(A.friction, material.friction),
                             combined_restitution(A.restitution, material.restitution));

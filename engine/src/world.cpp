@@ -175,9 +175,7 @@ std::uint32_t World::Impl::solver_index_of(std::uint32_t slot) {
     const auto index = static_cast<std::uint32_t>(scratch.solver_bodies.size());
     scratch.solver_bodies.push_back(s);
     scratch.solver_slot.push_back(slot);
-    scratch.start_position.push_back(b.position);
-    scratch.start_box.push_back(b.obb());
-    scratch.end_box.push_back(b.obb());
+    scratch.end_center.push_back(b.position);
     scratch.end_orientation.push_back(b.orientation);
     scratch.solver_stamp[slot] = scratch.stamp;
     scratch.solver_index[slot] = index;

@@ -193,10 +193,10 @@ struct World::Impl {
         std::vector<std::uint32_t> solver_index;  // per slot: index in solver_bodies, valid when solver_stamp == stamp
         std::vector<std::uint32_t> solver_stamp;
         std::uint32_t stamp = 0;                 // only compared for equality within a step
-        std::vector<glm::vec3> start_position;   // per step body: centre at the start of the step
-        std::vector<Obb> start_box;              // per step body: box at the start of the step
-        std::vector<Obb> end_box;                // per step body: box at the predicted end of the step (resting: start)
-        std::vector<glm::quat> end_orientation;  // per step body: orientation at the predicted end of the step
+        // Per step body: the pose at the predicted end of the step (resting: the start pose). The start pose is the
+        // body's own until the velocities stage (start_box).
+        std::vector<glm::vec3> end_center;
+        std::vector<glm::quat> end_orientation;
         std::vector<ProxyPair> proxy_pairs;
         std::vector<ProxyId> query_proxies;
         std::vector<SlotPair> candidate_pairs;
@@ -265,6 +265,17 @@ struct World::Impl {
     // appeared, moved or disappeared there (active edges for boxes: covered_faces).
     void refresh_internal_faces(const Aabb& region);
     MeshId mesh_id_of(std::uint32_t slot) const { return {slot, state.meshes[slot].generation}; }
+    // Step body k's box at the start of the step: the body's pose, which the step does not write before the
+    // velocities stage (valid from the integrate stage to the solve stage). Its centre, and its half extents.
+    Obb start_box(std::uint32_t k) const { return state.bodies[scratch.solver_slot[k]].obb(); }
+    const glm::vec3& start_center(std::uint32_t k) const { return state.bodies[scratch.solver_slot[k]].position; }
+    const glm::vec3& half_extents_of(std::uint32_t k) const {
+        return state.bodies[scratch.solver_slot[k]].half_extents;
+    }
+    // Step body k's box at the predicted end of the step (integrate stage).
+    Obb end_box(std::uint32_t k) const {
+        return {scratch.end_center[k], glm::mat3_cast(scratch.end_orientation[k]), half_extents_of(k)};
+    }
     // The triangle of a mesh candidate (world frame), read from its mesh: meshes do not change during a step.
     const Triangle& shape_of(const TriangleCandidate& t) const {
         return state.meshes[t.mesh].index.triangle(t.triangle);

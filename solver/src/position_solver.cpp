@@ -342,42 +342,45 @@ void PositionSolver::solve_xpbd(std::span<SolverBody> bodies, std::span<ContactM
                                 const glm::vec3& gravity, float dt, const SolverSettings& settings,
                                 Parallel& parallel) {
     const std::size_t n = bodies.size();
-    prev_position_.resize(n);
-    prev_orientation_.resize(n);
-    predicted_position_.resize(n);
-    predicted_orientation_.resize(n);
-    reset(corrected_, n, std::uint8_t{0});
-    linear_impulse_.resize(n);
-    angular_impulse_.resize(n);
-    pseudo_shift_.resize(n);
-    pseudo_turn_.resize(n);
-    pseudo_any_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        prev_position_[i] = predicted_position_[i] = bodies[i].position;
-        prev_orientation_[i] = predicted_orientation_[i] = bodies[i].orientation;
-    }
+    body_local_.resize(n);
     for (ContactManifold& m : manifolds)
         for (int k = 0; k < m.count; ++k) m.points[static_cast<std::size_t>(k)].normal_impulse = 0.0f;
 
     build_islands(bodies, manifolds);
     schedule_islands(parallel.threads());
     // Each work unit runs its islands one after another in scratch of its own, sized here for its largest island:
-    // the per-manifold scratch is held for what runs at once, not for every manifold of the step.
+    // the per-manifold and per-body scratch is held for what runs at once, not for every manifold and body of the step.
     const std::size_t units = unit_begin_.size() - 1;
     if (unit_scratch_.size() < units) unit_scratch_.resize(units);
     for (std::size_t u = 0; u < units; ++u) {
-        std::size_t largest = 0;
-        for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o)
-            largest = std::max<std::size_t>(largest,
-                                            manifold_begin_[island_order_[o] + 1] - manifold_begin_[island_order_[o]]);
-        unit_scratch_[u].reserve(largest);
+        std::size_t most_manifolds = 0, most_bodies = 0;
+        for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o) {
+            const std::uint32_t island = island_order_[o];
+            most_manifolds =
+                std::max<std::size_t>(most_manifolds, manifold_begin_[island + 1] - manifold_begin_[island]);
+            most_bodies = std::max<std::size_t>(most_bodies, body_begin_[island + 1] - body_begin_[island]);
+        }
+        unit_scratch_[u].reserve(most_manifolds, most_bodies);
     }
     for_each_island(parallel, [&](std::uint32_t island, std::size_t unit) {
         run_island(island, unit_scratch_[unit], bodies, manifolds, gravity, dt, settings);
     });
 }
 
-void PositionSolver::IslandScratch::reserve(std::size_t manifolds) {
+void PositionSolver::IslandScratch::reserve(std::size_t manifolds, std::size_t bodies) {
+    if (prev_x.capacity() < bodies) {
+        const std::size_t room = std::max(bodies, prev_x.capacity() + prev_x.capacity() / 4);
+        prev_x.reserve(room);
+        prev_q.reserve(room);
+        predicted_x.reserve(room);
+        predicted_q.reserve(room);
+        corrected.reserve(room);
+        linear_impulse.reserve(room);
+        angular_impulse.reserve(room);
+        pseudo_shift.reserve(room);
+        pseudo_turn.reserve(room);
+        pseudo_any.reserve(room);
+    }
     if (velocity.capacity() >= manifolds) return;
     const std::size_t room = std::max(manifolds, velocity.capacity() + velocity.capacity() / 4);
     points.reserve(4 * room);
@@ -439,6 +442,28 @@ void PositionSolver::run_island(std::uint32_t island, IslandScratch& scratch, st
     float* const twist_so_far = scratch.twist.data();
     Patch* const patch_of = scratch.patches.data();
     Velocity* const velocity_of = scratch.velocity.data();
+    // ... and by its dynamic bodies' order in the island (body_local_): their poses and impulses of a substep.
+    for (std::uint32_t k = 0; k < body_count; ++k) body_local_[body_list[k]] = k;
+    scratch.prev_x.resize(body_count);
+    scratch.prev_q.resize(body_count);
+    scratch.predicted_x.resize(body_count);
+    scratch.predicted_q.resize(body_count);
+    scratch.corrected.resize(body_count);
+    scratch.linear_impulse.resize(body_count);
+    scratch.angular_impulse.resize(body_count);
+    scratch.pseudo_shift.resize(body_count);
+    scratch.pseudo_turn.resize(body_count);
+    scratch.pseudo_any.resize(body_count);
+    glm::vec3* const body_prev_x = scratch.prev_x.data();
+    glm::quat* const body_prev_q = scratch.prev_q.data();
+    glm::vec3* const body_predicted_x = scratch.predicted_x.data();
+    glm::quat* const body_predicted_q = scratch.predicted_q.data();
+    std::uint8_t* const body_corrected = scratch.corrected.data();
+    glm::vec3* const body_linear_impulse = scratch.linear_impulse.data();
+    glm::vec3* const body_angular_impulse = scratch.angular_impulse.data();
+    glm::vec3* const body_pseudo_shift = scratch.pseudo_shift.data();
+    glm::vec3* const body_pseudo_turn = scratch.pseudo_turn.data();
+    std::uint8_t* const body_pseudo_any = scratch.pseudo_any.data();
 
     // A contact side at substep end time t (seconds from the start of the step).
     auto side = [&](std::uint32_t index, float t) {
@@ -451,16 +476,16 @@ void PositionSolver::run_island(std::uint32_t island, IslandScratch& scratch, st
             case Motion::dynamic:
                 s.x = b.position;
                 s.q = s.q0 = b.orientation;
-                s.prev_x = prev_position_[index];
-                s.prev_q = prev_orientation_[index];
+                s.prev_x = body_prev_x[body_local_[index]];
+                s.prev_q = body_prev_q[body_local_[index]];
                 s.inv_mass = b.inverse_mass;
                 s.inv_inertia = b.inverse_inertia;
                 s.body = &b;
-                s.linear_impulse = &linear_impulse_[index];
-                s.angular_impulse = &angular_impulse_[index];
-                s.pseudo_shift = &pseudo_shift_[index];
-                s.pseudo_turn = &pseudo_turn_[index];
-                s.pseudo_any = &pseudo_any_[index];
+                s.linear_impulse = &body_linear_impulse[body_local_[index]];
+                s.angular_impulse = &body_angular_impulse[body_local_[index]];
+                s.pseudo_shift = &body_pseudo_shift[body_local_[index]];
+                s.pseudo_turn = &body_pseudo_turn[body_local_[index]];
+                s.pseudo_any = &body_pseudo_any[body_local_[index]];
                 break;
             case Motion::kinematic: {
                 // Exact constant-velocity motion from the start of the step, shared by every island that reads it.
@@ -569,20 +594,20 @@ void PositionSolver::run_island(std::uint32_t island, IslandScratch& scratch, st
         for (std::uint32_t k = 0; k < body_count; ++k) {
             const std::uint32_t i = body_list[k];
             SolverBody& b = bodies[i];
-            prev_position_[i] = b.position;
-            prev_orientation_[i] = b.orientation;
+            body_prev_x[k] = b.position;
+            body_prev_q[k] = b.orientation;
             b.velocity += h * (gravity + b.force * b.inverse_mass);
             b.position += h * b.velocity;
             if (b.inverse_inertia != glm::vec3(0.0f))
                 rotate_substep(b.orientation, b.angular_velocity, b.inverse_inertia, b.torque, h);
-            predicted_position_[i] = b.position;
-            predicted_orientation_[i] = b.orientation;
-            corrected_[i] = 0;
-            linear_impulse_[i] = glm::vec3(0.0f);
-            angular_impulse_[i] = glm::vec3(0.0f);
-            pseudo_shift_[i] = glm::vec3(0.0f);
-            pseudo_turn_[i] = glm::vec3(0.0f);
-            pseudo_any_[i] = 0;
+            body_predicted_x[k] = b.position;
+            body_predicted_q[k] = b.orientation;
+            body_corrected[k] = 0;
+            body_linear_impulse[k] = glm::vec3(0.0f);
+            body_angular_impulse[k] = glm::vec3(0.0f);
+            body_pseudo_shift[k] = glm::vec3(0.0f);
+            body_pseudo_turn[k] = glm::vec3(0.0f);
+            body_pseudo_any[k] = 0;
         }
         // Reset the manifolds' scratch; points not yet engaged find out whether they are over their reference
         // face now, before this substep's corrections turn anything.
@@ -677,8 +702,8 @@ void PositionSolver::run_island(std::uint32_t island, IslandScratch& scratch, st
                 for (int p = 0; p < m.count; ++p) normal += sp[p].lambda_n;
                 Patch& patch = patch_of[k];
                 if (!(normal > 0.0f)) continue;
-                if (a.body) corrected_[m.a] = 1;
-                if (b.body) corrected_[m.b] = 1;
+                if (a.body) body_corrected[body_local_[m.a]] = 1;
+                if (b.body) body_corrected[body_local_[m.b]] = 1;
                 if (!(m.friction > 0.0f)) continue;
                 // The manifold's normal and friction impulses of the step so far: earlier substeps' totals and this
                 // substep's running sums (over every pass).
@@ -764,13 +789,14 @@ void PositionSolver::run_island(std::uint32_t island, IslandScratch& scratch, st
         //    orientation change is a nonlinear function of the moments).
         for (std::uint32_t k = 0; k < body_count; ++k) {
             const std::uint32_t i = body_list[k];
-            if (!corrected_[i]) continue;
+            if (!body_corrected[k]) continue;
             SolverBody& b = bodies[i];
-            b.velocity += linear_impulse_[i] * (b.inverse_mass / h);
+            b.velocity += body_linear_impulse[k] * (b.inverse_mass / h);
             if (b.inverse_inertia == glm::vec3(0.0f)) continue;
             glm::vec3 inertia(0.0f);
             for (int c = 0; c < 3; ++c) inertia[c] = b.inverse_inertia[c] > 0.0f ? 1.0f / b.inverse_inertia[c] : 0.0f;
-            const glm::vec3 l = inertia_times(predicted_orientation_[i], inertia, b.angular_velocity) + angular_impulse_[i] / h;
+            const glm::vec3 l =
+                inertia_times(body_predicted_q[k], inertia, b.angular_velocity) + body_angular_impulse[k] / h;
             b.angular_velocity = inverse_inertia_times(b.orientation, b.inverse_inertia, l);
         }
 

@@ -342,7 +342,18 @@ private:
         std::vector<float> twist;             // per manifold: twist positional impulse of the step, kg m^2
         std::vector<Patch> patches;           // per manifold: this substep's friction
         std::vector<Velocity> velocity;       // per manifold: this substep's velocity pass
-        void reserve(std::size_t manifolds);  // room for an island of this many manifolds
+        // Per dynamic body, by its place in the island (body_local_).
+        std::vector<glm::vec3> prev_x;  // pose at the start of the substep
+        std::vector<glm::quat> prev_q;
+        std::vector<glm::vec3> predicted_x;  // pose after the substep's integration
+        std::vector<glm::quat> predicted_q;
+        std::vector<std::uint8_t> corrected;     // moved by a contact in this substep
+        std::vector<glm::vec3> linear_impulse;   // sum of P of this substep's corrections, kg m
+        std::vector<glm::vec3> angular_impulse;  // sum of r x P of this substep's corrections, kg m^2
+        std::vector<glm::vec3> pseudo_shift;     // translation by this substep's split impulses, m
+        std::vector<glm::vec3> pseudo_turn;      // rotation vector of this substep's split impulses, rad
+        std::vector<std::uint8_t> pseudo_any;    // moved by a split impulse in this substep
+        void reserve(std::size_t manifolds, std::size_t bodies);  // room for an island of this size
     };
     std::vector<IslandScratch> unit_scratch_;  // per work unit
     void run_island(std::uint32_t island, IslandScratch& scratch, std::span<SolverBody> bodies,
@@ -361,16 +372,7 @@ private:
     std::vector<std::uint32_t> unit_begin_;        // work unit u runs island_order_[unit_begin_[u] .. unit_begin_[u+1])
     std::vector<glm::vec3> start_position_;        // per body: pose at the start of the step (kinematic motion)
     std::vector<glm::quat> start_orientation_;
-    std::vector<glm::vec3> prev_position_;         // per body: pose at the start of the substep
-    std::vector<glm::quat> prev_orientation_;
-    std::vector<glm::vec3> predicted_position_;    // per body: pose after the substep's integration
-    std::vector<glm::quat> predicted_orientation_;
-    std::vector<std::uint8_t> corrected_;          // per body: moved by a contact in this substep
-    std::vector<glm::vec3> linear_impulse_;        // per body: sum of P of this substep's corrections, kg m
-    std::vector<glm::vec3> angular_impulse_;       // per body: sum of r x P of this substep's corrections, kg m^2
-    std::vector<glm::vec3> pseudo_shift_;          // per body: translation by this substep's split impulses, m
-    std::vector<glm::vec3> pseudo_turn_;           // per body: rotation vector of this substep's split impulses, rad
-    std::vector<std::uint8_t> pseudo_any_;         // per body: moved by a split impulse in this substep
+    std::vector<std::uint32_t> body_local_;  // per dynamic body: its place in its island (XPBD's run_island)
 };
 
 }  // namespace tumble
