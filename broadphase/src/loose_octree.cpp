@@ -1,4 +1,5 @@
 #include <tumble/broadphase/loose_octree.hpp>
+#include <tumble/core/growth.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -89,7 +90,7 @@ std::uint32_t LooseOctree::CellTable::find(std::uint64_t key) const {
 }
 
 void LooseOctree::CellTable::insert(std::uint64_t key, std::uint32_t value) {
-    if ((size_ + 1) * 2 > keys_.size()) grow();
+    if ((size_ + 1) * 4 > keys_.size() * 3) grow();  // load factor at most 3/4
     const std::size_t mask = keys_.size() - 1;
     std::size_t i = mix(key) & mask;
     while (keys_[i] != kEmpty && keys_[i] != key) i = (i + 1) & mask;
@@ -243,6 +244,7 @@ void LooseOctree::link(ProxyId id) {
             free_cells_.pop_back();
         } else {
             index = static_cast<std::uint32_t>(cells_.size());
+            reserve_for(cells_, cells_.size() + 1);
             cells_.emplace_back();
         }
         cells_[index].key = p.key;
@@ -293,6 +295,7 @@ ProxyId LooseOctree::insert(const Aabb& box, std::uint64_t user_data) {
         free_proxies_.pop_back();
     } else {
         id = static_cast<ProxyId>(proxies_.size());
+        reserve_for(proxies_, proxies_.size() + 1);
         proxies_.emplace_back();
     }
     Proxy& p = proxies_[id];

@@ -7,6 +7,8 @@
 #include <tumble/narrowphase/contact_policy.hpp>
 #include <tumble/narrowphase/sat.hpp>
 
+#include <tumble/core/growth.hpp>
+
 #include "world_impl.hpp"
 
 namespace tumble {
@@ -48,6 +50,7 @@ void aggregate(const std::vector<Touch>& touches, std::vector<Touch>& out) {
 // The same as indices into `touches` (4 bytes per touch instead of a copy of each).
 void aggregate_indices(const std::vector<Touch>& touches, std::vector<std::uint32_t>& out) {
     out.clear();
+    reserve_for(out, touches.size());
     for (std::size_t i = 0; i < touches.size(); ++i) out.push_back(static_cast<std::uint32_t>(i));
     std::sort(out.begin(), out.end(),
               [&](std::uint32_t x, std::uint32_t y) { return event_order(touches[x], touches[y]); });
@@ -101,6 +104,8 @@ void World::Impl::report_stage() {
         }
     });
     state.touches.clear();
+    // Room for the most there can be (every manifold touching, every sensor pair overlapping).
+    reserve_for(state.touches, scratch.manifolds.size() + scratch.sensor_pairs.size());
     for (std::size_t k = 0; k < scratch.manifolds.size(); ++k) {
         const float gap = scratch.found_gap[k];
         if (!(gap <= kTouchGap)) continue;
@@ -143,21 +148,24 @@ void World::Impl::report_stage() {
     std::vector<std::uint32_t>& current = scratch.event_current;
     aggregate_indices(state.touches, current);
     state.events.clear();
+    // At least one event per pair of the larger side; more (pairs that began and pairs that ended) grow the list.
+    reserve_for(state.events, std::max(previous->size(), current.size()));
     std::size_t i = 0, j = 0;
     while (i < previous->size() || j < current.size()) {
         const int c = i == previous->size() ? 1
                       : j == current.size() ? -1
                                             : compare_pair((*previous)[i].record, state.touches[current[j]].record);
         if (c < 0) {
-            state.events.push_back(make_event(ContactEventType::end, (*previous)[i++]));
+            push_back_grown(state.events, make_event(ContactEventType::end, (*previous)[i++]));
         } else if (c > 0) {
-            state.events.push_back(make_event(ContactEventType::begin, state.touches[current[j++]]));
+            push_back_grown(state.events, make_event(ContactEventType::begin, state.touches[current[j++]]));
         } else {
-            state.events.push_back(make_event(ContactEventType::persist, state.touches[current[j++]]));
+            push_back_grown(state.events, make_event(ContactEventType::persist, state.touches[current[j++]]));
             ++i;
         }
     }
     state.event_pairs.clear();
+    reserve_for(state.event_pairs, current.size());
     for (const std::uint32_t t : current) state.event_pairs.push_back(state.touches[t]);
 
     // Islands link bodies that touch or nearly touch (within the broadphase margin): the solver leaves resting

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <span>
 
 #include <tumble/narrowphase/contact_policy.hpp>
 
@@ -152,29 +153,48 @@ void World::Impl::broadphase_stage() {
         TUMBLE_ASSERT(proxy_in_sync(y) && state.bodies[y].awake && state.bodies[y].proxy == p.b);
         consider(x, y, scratch.candidate_pairs, scratch.sensor_pairs);
     }
-    // Pairs with resting bodies: one query per awake body, in chunks whose results are appended in chunk order.
-    const std::size_t chunks = chunk_count(n, kBodyGrain);
-    if (scratch.chunk_scratch.size() < chunks) scratch.chunk_scratch.resize(chunks);
-    par.for_each_chunk(n, kBodyGrain, [&](std::size_t begin, std::size_t end) {
-        StepContext::ChunkScratch& c = scratch.chunk_scratch[begin / kBodyGrain];
-        c.candidates.clear();
-        c.sensors.clear();
-        for (std::size_t k = begin; k < end; ++k) {
-            c.proxies.clear();
-            state.resting.query(state.active.aabb(state.bodies[state.awake[k]].proxy), c.proxies);
-            for (ProxyId p : c.proxies) {
-                const auto slot = static_cast<std::uint32_t>(state.resting.user_data(p));
-                TUMBLE_ASSERT(proxy_in_sync(slot) && !state.bodies[slot].awake && state.bodies[slot].proxy == p);
-                consider(state.awake[k], slot, c.candidates, c.sensors);
-            }
+    // The per-body passes below run in chunks of kBodyGrain bodies on the threads, a wave of chunks at a time; each
+    // chunk fills a chunk scratch, and after the wave the scratches are appended in chunk order. Only one wave's
+    // results are held twice, not the whole step's.
+    const std::size_t wave_chunks = std::max<std::size_t>(32, 8 * static_cast<std::size_t>(par.threads()));
+    if (scratch.chunk_scratch.size() < std::min(wave_chunks, chunk_count(n, kBodyGrain)))
+        scratch.chunk_scratch.resize(std::min(wave_chunks, chunk_count(n, kBodyGrain)));
+    // merge(chunk scratches of the wave, bodies done so far).
+    auto in_waves = [&](auto&& fill, auto&& merge) {
+        for (std::size_t first = 0; first < n; first += wave_chunks * kBodyGrain) {
+            const std::size_t count = std::min<std::size_t>(n - first, wave_chunks * kBodyGrain);
+            par.for_each_chunk(count, kBodyGrain, [&](std::size_t begin, std::size_t end) {
+                fill(scratch.chunk_scratch[begin / kBodyGrain], first + begin, first + end);
+            });
+            merge(std::span(scratch.chunk_scratch.data(), chunk_count(count, kBodyGrain)), first + count);
         }
-    });
-    for (std::size_t c = 0; c < chunks; ++c) {
-        scratch.candidate_pairs.insert(scratch.candidate_pairs.end(), scratch.chunk_scratch[c].candidates.begin(),
-                                       scratch.chunk_scratch[c].candidates.end());
-        scratch.sensor_pairs.insert(scratch.sensor_pairs.end(), scratch.chunk_scratch[c].sensors.begin(),
-                                    scratch.chunk_scratch[c].sensors.end());
-    }
+    };
+    // Appends the chunks' lists `of` to `to`, making room for what the bodies done so far project.
+    auto append = [&](auto& to, std::span<const StepContext::ChunkScratch> chunks, std::size_t done, auto of) {
+        std::size_t need = to.size();
+        for (const StepContext::ChunkScratch& c : chunks) need += (c.*of).size();
+        reserve_projected(to, need, done, n);
+        for (const StepContext::ChunkScratch& c : chunks) to.insert(to.end(), (c.*of).begin(), (c.*of).end());
+    };
+    // Pairs with resting bodies: one query per awake body.
+    in_waves(
+        [&](StepContext::ChunkScratch& c, std::size_t begin, std::size_t end) {
+            c.candidates.clear();
+            c.sensors.clear();
+            for (std::size_t k = begin; k < end; ++k) {
+                c.proxies.clear();
+                state.resting.query(state.active.aabb(state.bodies[state.awake[k]].proxy), c.proxies);
+                for (ProxyId p : c.proxies) {
+                    const auto slot = static_cast<std::uint32_t>(state.resting.user_data(p));
+                    TUMBLE_ASSERT(proxy_in_sync(slot) && !state.bodies[slot].awake && state.bodies[slot].proxy == p);
+                    consider(state.awake[k], slot, c.candidates, c.sensors);
+                }
+            }
+        },
+        [&](std::span<const StepContext::ChunkScratch> chunks, std::size_t done) {
+            append(scratch.candidate_pairs, chunks, done, &StepContext::ChunkScratch::candidates);
+            append(scratch.sensor_pairs, chunks, done, &StepContext::ChunkScratch::sensors);
+        });
     // Deterministic processing order, independent of the octrees' internal layout and of which slots earlier
     // destroy_body calls freed: pairs are sorted by the creation sequence of their bodies, not by slot.
     auto by_creation = [&](const SlotPair& x, const SlotPair& y) {
@@ -191,31 +211,30 @@ void World::Impl::broadphase_stage() {
     for (const SlotPair& p : scratch.candidate_pairs)
         scratch.body_pairs.push_back({solver_index_of(p.a), solver_index_of(p.b)});
 
-    // Mesh candidates: each awake dynamic body queries every mesh's BVH, in chunks appended in chunk order.
-    par.for_each_chunk(n, kBodyGrain, [&](std::size_t begin, std::size_t end) {
-        StepContext::ChunkScratch& c = scratch.chunk_scratch[begin / kBodyGrain];
-        c.triangles.clear();
-        for (std::size_t k = begin; k < end; ++k) {
-            const Body& b = state.bodies[state.awake[k]];
-            if (!b.dynamic() || b.sensor) continue;
-            const Aabb box = state.active.aabb(b.proxy);
-            for (std::uint32_t m : scratch.mesh_order) {
-                if (!layers_collide(b.layer, b.mask, state.meshes[m].layer, state.meshes[m].mask)) continue;
-                c.found.clear();
-                state.meshes[m].index.query(box, c.found);
-                std::sort(c.found.begin(), c.found.end());
-                for (std::uint32_t t : c.found)
-                    c.triangles.push_back(
-                        {static_cast<std::uint32_t>(k), m, t,
-                         state.settings.active_edges_only ? state.meshes[m].active_edges[t] : kAllEdgesActive});
-            }
-        }
-    });
+    // Mesh candidates: each awake dynamic body queries every mesh's BVH.
     scratch.triangle_candidates.clear();
-    for (std::size_t c = 0; c < chunks; ++c)
-        scratch.triangle_candidates.insert(scratch.triangle_candidates.end(),
-                                           scratch.chunk_scratch[c].triangles.begin(),
-                                           scratch.chunk_scratch[c].triangles.end());
+    in_waves(
+        [&](StepContext::ChunkScratch& c, std::size_t begin, std::size_t end) {
+            c.triangles.clear();
+            for (std::size_t k = begin; k < end; ++k) {
+                const Body& b = state.bodies[state.awake[k]];
+                if (!b.dynamic() || b.sensor) continue;
+                const Aabb box = state.active.aabb(b.proxy);
+                for (std::uint32_t m : scratch.mesh_order) {
+                    if (!layers_collide(b.layer, b.mask, state.meshes[m].layer, state.meshes[m].mask)) continue;
+                    c.found.clear();
+                    state.meshes[m].index.query(box, c.found);
+                    std::sort(c.found.begin(), c.found.end());
+                    for (std::uint32_t t : c.found)
+                        push_back_grown(c.triangles, {static_cast<std::uint32_t>(k), m, t,
+                                                      state.settings.active_edges_only ? state.meshes[m].active_edges[t]
+                                                                                       : kAllEdgesActive});
+                }
+            }
+        },
+        [&](std::span<const StepContext::ChunkScratch> chunks, std::size_t done) {
+            append(scratch.triangle_candidates, chunks, done, &StepContext::ChunkScratch::triangles);
+        });
     stats.body_pairs = scratch.body_pairs.size();
     stats.triangle_pairs = scratch.triangle_candidates.size();
 }
@@ -324,45 +343,34 @@ void World::Impl::narrowphase_stage() {
         return true;
     };
     scratch.manifolds.clear();
-    scratch.manifold_keys.clear();
     scratch.manifold_candidate.clear();
     scratch.manifold_pairs = 0;
     std::size_t points = 0;
-    // Candidates run in waves of a few thousand, in chunks on several threads: candidate k of a wave writes the slot
-    // after the manifolds kept so far (candidate_found[k - first] = 1 when it has one), and each wave is compacted
-    // in candidate order before the next. Only the kept manifolds and one wave's slots are held, not a slot for
-    // every candidate: a box has many candidate triangles and few manifolds. Waves change no result.
+    // Candidates run in waves of a few thousand, in chunks on several threads: candidate first + i of a wave writes
+    // slot i of the wave's buffer (candidate_found[i] = 1 when it has a manifold), and after the wave the manifolds
+    // found are appended in candidate order. The step holds the manifolds found and one wave's slots, not a slot for
+    // every candidate (a box has many candidate triangles and few manifolds). Waves change no result.
     const std::size_t wave =
         std::max<std::size_t>(2048, 4 * kCandidateGrain * static_cast<std::size_t>(parallel().threads()));
     for (std::size_t first = 0; first < total; first += wave) {
-        const std::size_t last = std::min(total, first + wave), base = scratch.manifolds.size();
-        if (const std::size_t need = base + (last - first); scratch.manifolds.capacity() < need)
-            scratch.manifolds.reserve(std::max(need, scratch.manifolds.capacity() + scratch.manifolds.capacity() / 4));
-        scratch.manifolds.resize(base + (last - first));
+        const std::size_t last = std::min(total, first + wave);
+        scratch.wave_manifolds.resize(last - first);
         scratch.candidate_found.assign(last - first, 0);
         parallel().for_each_chunk(last - first, kCandidateGrain, [&](std::size_t begin, std::size_t end) {
             for (std::size_t i = begin; i < end; ++i)
-                scratch.candidate_found[i] = find(first + i, scratch.manifolds[base + i]) ? 1 : 0;
+                scratch.candidate_found[i] = find(first + i, scratch.wave_manifolds[i]) ? 1 : 0;
         });
-        std::size_t kept = base;
+        std::size_t found = 0;
+        for (std::size_t i = 0; i < last - first; ++i) found += scratch.candidate_found[i];
+        reserve_projected(scratch.manifolds, scratch.manifolds.size() + found, last, total);
         for (std::size_t i = 0; i < last - first; ++i) {
             if (!scratch.candidate_found[i]) continue;
             const std::size_t k = first + i;
-            if (kept != base + i) scratch.manifolds[kept] = scratch.manifolds[base + i];
-            const ContactManifold& m = scratch.manifolds[kept++];
+            scratch.manifolds.push_back(scratch.wave_manifolds[i]);
             if (k < pairs) ++scratch.manifold_pairs;
-            scratch.manifold_candidate.push_back(static_cast<std::uint32_t>(k));
-            points += static_cast<std::size_t>(m.count);
-            if (k < pairs) {
-                scratch.manifold_keys.push_back({state.bodies[scratch.solver_slot[m.a]].sequence,
-                                                 state.bodies[scratch.solver_slot[m.b]].sequence, 0});
-            } else {
-                const TriangleCandidate& t = scratch.triangle_candidates[k - pairs];
-                scratch.manifold_keys.push_back(
-                    {state.bodies[scratch.solver_slot[t.body]].sequence, state.meshes[t.mesh].sequence, t.triangle});
-            }
+            push_back_grown(scratch.manifold_candidate, static_cast<std::uint32_t>(k));
+            points += static_cast<std::size_t>(scratch.wave_manifolds[i].count);
         }
-        scratch.manifolds.resize(kept);
     }
     carry_contacts();
     stats.manifolds = scratch.manifolds.size();
@@ -390,8 +398,9 @@ void World::Impl::carry_contacts() {
     auto join = [&](std::size_t begin, std::size_t end, std::size_t cached_begin, std::size_t cached_end) {
         std::size_t j = cached_begin;
         for (std::size_t i = begin; i < end && j < cached_end; ++i) {
-            while (j < cached_end && cache.keys[j] < scratch.manifold_keys[i]) ++j;
-            if (j == cached_end || cache.keys[j] != scratch.manifold_keys[i]) continue;
+            const ManifoldKey key = manifold_key(i);
+            while (j < cached_end && cache.keys[j] < key) ++j;
+            if (j == cached_end || cache.keys[j] != key) continue;
             ContactManifold& now = scratch.manifolds[i];
             const CarriedManifold& before = cache.manifolds[j];
             unsigned taken = 0;  // old points a new point took over (each goes to one new point)
@@ -443,13 +452,9 @@ void World::Impl::cache_contacts() {
     cache.pairs = 0;
     // Room for every manifold, growing geometrically as the scratch does: how many points stick varies from step to
     // step, and a new highest count must not allocate in a steady-state step.
-    if (const std::size_t n = scratch.manifolds.size(); cache.manifolds.capacity() < n) {
-        const std::size_t room = std::max(n, 2 * cache.manifolds.capacity());
-        cache.keys.reserve(room);
-        cache.manifolds.reserve(room);
-    }
-    if (const std::size_t n = scratch.manifolds.size(); soft && cache.warm.capacity() < n)
-        cache.warm.reserve(std::max(n, 2 * cache.warm.capacity()));
+    reserve_for(cache.keys, scratch.manifolds.size());
+    reserve_for(cache.manifolds, scratch.manifolds.size());
+    if (soft) reserve_for(cache.warm, scratch.manifolds.size());
     for (std::size_t i = 0; i < scratch.manifolds.size(); ++i) {
         const ContactManifold& m = scratch.manifolds[i];
         CarriedManifold carried;
@@ -465,7 +470,7 @@ void World::Impl::cache_contacts() {
                                                                          cp.friction_anchor_b};
         }
         if (carried.count == 0) continue;
-        cache.keys.push_back(scratch.manifold_keys[i]);
+        cache.keys.push_back(manifold_key(i));
         cache.manifolds.push_back(carried);
         if (soft) cache.warm.push_back(warm);
         if (i < scratch.manifold_pairs) ++cache.pairs;

@@ -267,9 +267,9 @@ BodyId World::create_body(const BodyDef& def) {
         w.state.free_bodies.pop_back();
         w.state.bodies[slot] = body;
     } else {
-        w.state.bodies.push_back(body);
-        w.scratch.solver_index.push_back(0);
-        w.scratch.solver_stamp.push_back(0);
+        push_back_grown(w.state.bodies, body);
+        push_back_grown(w.scratch.solver_index, 0u);
+        push_back_grown(w.scratch.solver_stamp, 0u);
     }
     if (body.awake) w.state.awake.push_back(slot);
     ++w.state.live_bodies;

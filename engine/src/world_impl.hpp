@@ -31,6 +31,7 @@
 #include <tumble/solver/position_solver.hpp>
 
 #include <tumble/core/assert.hpp>
+#include <tumble/core/growth.hpp>
 #include <tumble/core/thread_pool.hpp>
 
 namespace tumble {
@@ -39,6 +40,7 @@ struct World::Impl {
     static constexpr std::uint32_t kNone = 0xffffffffu;
 
     struct Body {
+        // Fields of 4 and 8 bytes first, the one-byte flags together at the end: 192 bytes, no padding inside.
         glm::vec3 position{0.0f};
         glm::quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
         glm::vec3 half_extents{0.0f};
@@ -48,25 +50,25 @@ struct World::Impl {
         glm::vec3 inverse_inertia{0.0f};   // body frame, 1/(kg m^2); 0 for fixed rotation, static and kinematic
         float friction = 0.6f;
         float restitution = 0.0f;
-        bool fixed_rotation = false;
         glm::vec3 force{0.0f};   // accumulated for the next step (N, through the centre)
         glm::vec3 torque{0.0f};  // accumulated for the next step (N m, world frame)
         std::uint32_t generation = 0;  // bumped on destroy; 0 never used for a live body
-        bool alive = false;
-        bool kinematic = false;
-        bool sensor = false;
-        bool ccd = false;
         std::uint64_t layer = kDefaultLayer;
         std::uint64_t mask = kAllLayers;
         // Sleep state. An awake body (a dynamic body not asleep, or a kinematic body with a velocity) has its proxy in
         // the `active` octree and its slot in `awake`; every other body has its proxy in `resting`.
-        bool awake = false;
         float quiet_time = 0.0f;       // seconds the body has stayed near its rest pose (SleepSettings); 0: none yet
         glm::vec3 rest_position{0.0f};  // pose at the first step of the quiet window
         glm::quat rest_orientation{1.0f, 0.0f, 0.0f, 0.0f};
         std::uint32_t island = kNone;  // the sleeping island of a sleeping dynamic body
         ProxyId proxy = kNullProxy;
         std::uint64_t sequence = 0;    // creation order: the step's sort key, independent of slot reuse
+        bool fixed_rotation = false;
+        bool alive = false;
+        bool kinematic = false;
+        bool sensor = false;
+        bool ccd = false;
+        bool awake = false;            // see the sleep state above
         FaceFlags internal_faces = 0;  // static bodies: faces covered by a flush static neighbour
 
         bool dynamic() const { return mass != 0.0f; }
@@ -204,7 +206,8 @@ struct World::Impl {
         std::vector<BodyPair> body_pairs;  // candidate_pairs as step-body indices
         std::vector<TriangleCandidate> triangle_candidates;
         std::vector<std::uint32_t> mesh_order;      // live mesh slots by creation sequence
-        std::vector<std::uint8_t> candidate_found;  // narrowphase: per candidate of a wave, it has a manifold
+        std::vector<ContactManifold> wave_manifolds;  // narrowphase: per candidate of a wave, its manifold if found
+        std::vector<std::uint8_t> candidate_found;    // ... and whether it has one
         std::vector<float> ccd_back_to;    // ccd_clamp: per step body, the part of the step it goes back to (> 1: none)
         std::vector<float> mesh_guard_at;  // keep_in_front_of_meshes: per step body, the part of the step where its
                                            // centre first went in through a triangle's front (> 1: never)
@@ -213,7 +216,6 @@ struct World::Impl {
         // triangles) sorted by key.
         std::vector<ContactManifold> manifolds;
         std::vector<ContactWarmStart> warm;  // soft step only: 4 per manifold (PositionSolver::solve), else empty
-        std::vector<ManifoldKey> manifold_keys;
         std::vector<std::uint32_t> manifold_candidate;  // per manifold: its candidate (body pair, then triangle) index
         std::size_t manifold_pairs = 0;                 // manifolds[0, manifold_pairs) are body pairs
         PositionSolver solver;                          // its buffers; it keeps nothing between steps
@@ -275,6 +277,18 @@ struct World::Impl {
     // Step body k's box at the predicted end of the step (integrate stage).
     Obb end_box(std::uint32_t k) const {
         return {scratch.end_center[k], glm::mat3_cast(scratch.end_orientation[k]), half_extents_of(k)};
+    }
+    // The pair key of this step's manifold i (narrowphase on): its bodies' creation sequences, or its body's, its
+    // mesh's and the triangle's index.
+    ManifoldKey manifold_key(std::size_t i) const {
+        const std::uint32_t k = scratch.manifold_candidate[i];
+        if (k < scratch.body_pairs.size()) {
+            const ContactManifold& m = scratch.manifolds[i];
+            return {state.bodies[scratch.solver_slot[m.a]].sequence, state.bodies[scratch.solver_slot[m.b]].sequence,
+                    0};
+        }
+        const TriangleCandidate& t = scratch.triangle_candidates[k - scratch.body_pairs.size()];
+        return {state.bodies[scratch.solver_slot[t.body]].sequence, state.meshes[t.mesh].sequence, t.triangle};
     }
     // The triangle of a mesh candidate (world frame), read from its mesh: meshes do not change during a step.
     const Triangle& shape_of(const TriangleCandidate& t) const {

@@ -291,26 +291,20 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifo
             TUMBLE_ASSERT(m.count >= 0 && m.count <= 4);
         }
     }
-    start_position_.resize(n);
-    start_orientation_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        start_position_[i] = bodies[i].position;
-        start_orientation_[i] = bodies[i].orientation;
-    }
     if (settings.method == SolverMethod::soft_step)
         solve_soft(bodies, manifolds, warm, gravity, dt, settings, parallel);
     else
         solve_xpbd(bodies, manifolds, gravity, dt, settings, parallel);
 
-    // Kinematic bodies follow their velocities over the whole step (they belong to no island).
+    // Kinematic bodies follow their velocities over the whole step (they belong to no island, and the islands read
+    // their poses at the start of the step, which stay in `bodies` until here).
     for (std::size_t i = 0; i < n; ++i) {
         SolverBody& b = bodies[i];
         if (b.motion != Motion::kinematic) continue;
-        b.position = start_position_[i] + b.velocity * dt;
+        b.position = b.position + b.velocity * dt;
         const float angle = glm::length(b.angular_velocity) * dt;
         if (angle > 0.0f)
-            b.orientation =
-                glm::normalize(glm::angleAxis(angle, glm::normalize(b.angular_velocity)) * start_orientation_[i]);
+            b.orientation = glm::normalize(glm::angleAxis(angle, glm::normalize(b.angular_velocity)) * b.orientation);
     }
 
     // Which points stuck: touching at the end of the step, friction anchors together.
@@ -488,21 +482,22 @@ void PositionSolver::run_island(std::uint32_t island, IslandScratch& scratch, st
                 s.pseudo_any = &body_pseudo_any[body_local_[index]];
                 break;
             case Motion::kinematic: {
-                // Exact constant-velocity motion from the start of the step, shared by every island that reads it.
+                // Exact constant-velocity motion from the start of the step (its pose in `bodies` until the islands
+                // are done), shared by every island that reads it.
                 auto pose = [&](float at, glm::vec3& x, glm::quat& q) {
-                    x = start_position_[index] + b.velocity * at;
+                    x = b.position + b.velocity * at;
                     const float angle = glm::length(b.angular_velocity) * at;
-                    q = angle > 0.0f ? glm::normalize(glm::angleAxis(angle, glm::normalize(b.angular_velocity)) *
-                                                      start_orientation_[index])
-                                     : start_orientation_[index];
+                    q = angle > 0.0f
+                            ? glm::normalize(glm::angleAxis(angle, glm::normalize(b.angular_velocity)) * b.orientation)
+                            : b.orientation;
                 };
                 pose(t, s.x, s.q);
                 pose(t - h, s.prev_x, s.prev_q);
                 break;
             }
             case Motion::fixed:
-                s.x = s.prev_x = start_position_[index];
-                s.q = s.prev_q = start_orientation_[index];
+                s.x = s.prev_x = b.position;
+                s.q = s.prev_q = b.orientation;
                 s.v = s.w = glm::vec3(0.0f);
                 break;
         }

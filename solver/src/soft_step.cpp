@@ -102,6 +102,8 @@ void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactM
                                 std::span<ContactWarmStart> warm, const glm::vec3& gravity, float dt,
                                 const SolverSettings& settings, Parallel& parallel) {
     soft_bodies_.resize(bodies.size());
+    start_orientation_.resize(bodies.size());
+    for (std::size_t i = 0; i < bodies.size(); ++i) start_orientation_[i] = bodies[i].orientation;
     reset(soft_points_, 4 * manifolds.size(), SoftPoint{});
     soft_manifolds_.resize(manifolds.size());
     build_islands(bodies, manifolds);

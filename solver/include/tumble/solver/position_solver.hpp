@@ -370,8 +370,7 @@ private:
     std::vector<std::uint32_t> manifold_begin_;
     std::vector<std::uint32_t> island_order_;      // islands, most work first
     std::vector<std::uint32_t> unit_begin_;        // work unit u runs island_order_[unit_begin_[u] .. unit_begin_[u+1])
-    std::vector<glm::vec3> start_position_;        // per body: pose at the start of the step (kinematic motion)
-    std::vector<glm::quat> start_orientation_;
+    std::vector<glm::quat> start_orientation_;     // soft step, per body: orientation at the start of the step
     std::vector<std::uint32_t> body_local_;  // per dynamic body: its place in its island (XPBD's run_island)
 };
 
