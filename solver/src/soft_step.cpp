@@ -98,14 +98,28 @@ glm::mat3 world_inverse_inertia(const glm::quat& q, const glm::vec3& inv) {
 
 }  // namespace
 
+void PositionSolver::SoftScratch::reserve(std::size_t manifold_count, std::size_t body_count, bool colours) {
+    if (bodies.capacity() < body_count) {
+        const std::size_t room = std::max(body_count, bodies.capacity() + bodies.capacity() / 4);
+        bodies.reserve(room);
+        start_q.reserve(room);
+    }
+    if (colours && colour_mask.capacity() < body_count) colour_mask.reserve(body_count);
+    if (points.capacity() < 4 * manifold_count) {
+        const std::size_t room = std::max(manifold_count, manifolds.capacity() + manifolds.capacity() / 4);
+        points.reserve(4 * room);
+        manifolds.reserve(room);
+    }
+    if (colours && colour.capacity() < manifold_count) {
+        colour.reserve(manifold_count);
+        coloured.reserve(manifold_count);
+    }
+}
+
 void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
                                 std::span<ContactWarmStart> warm, const glm::vec3& gravity, float dt,
                                 const SolverSettings& settings, Parallel& parallel) {
-    soft_bodies_.resize(bodies.size());
-    start_orientation_.resize(bodies.size());
-    for (std::size_t i = 0; i < bodies.size(); ++i) start_orientation_[i] = bodies[i].orientation;
-    reset(soft_points_, 4 * manifolds.size(), SoftPoint{});
-    soft_manifolds_.resize(manifolds.size());
+    body_local_.resize(bodies.size());
     build_islands(bodies, manifolds);
     schedule_islands(parallel.threads());
     // Islands run whole on one thread each, as many at once as there are threads, except an island that holds a
@@ -117,42 +131,57 @@ void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactM
         return count >= kColouredIsland && count <= kColouredIslandMax &&
                std::uint64_t{count} * kColouredShare >= total;
     };
-    for_each_island(parallel, [&](std::uint32_t island) {
-        if (!large(island)) run_island_soft(island, bodies, manifolds, warm, gravity, dt, settings, serial(), false);
+    // Each work unit's scratch, sized for its largest island (the first unit's also for the large islands).
+    const std::size_t units = unit_begin_.size() - 1;
+    if (soft_unit_scratch_.size() < std::max<std::size_t>(units, 1))
+        soft_unit_scratch_.resize(std::max<std::size_t>(units, 1));
+    for (std::size_t u = 0; u < units; ++u) {
+        std::size_t most_manifolds = 0, most_bodies = 0;
+        bool colours = false;
+        for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o) {
+            const std::uint32_t island = island_order_[o];
+            most_manifolds =
+                std::max<std::size_t>(most_manifolds, manifold_begin_[island + 1] - manifold_begin_[island]);
+            most_bodies = std::max<std::size_t>(most_bodies, body_begin_[island + 1] - body_begin_[island]);
+            colours = colours || large(island);
+        }
+        soft_unit_scratch_[colours ? 0 : u].reserve(most_manifolds, most_bodies, colours);
+    }
+    for_each_island(parallel, [&](std::uint32_t island, std::size_t unit) {
+        if (!large(island))
+            run_island_soft(island, soft_unit_scratch_[unit], bodies, manifolds, warm, gravity, dt, settings, serial(),
+                            false);
     });
     for (std::uint32_t island : island_order_)
-        if (large(island)) {
-            soft_colour_mask_.resize(bodies.size());
-            soft_colour_.resize(manifolds.size());
-            soft_coloured_.resize(manifolds.size());
-            run_island_soft(island, bodies, manifolds, warm, gravity, dt, settings, parallel, true);
-        }
+        if (large(island))
+            run_island_soft(island, soft_unit_scratch_[0], bodies, manifolds, warm, gravity, dt, settings, parallel,
+                            true);
 }
 
-void PositionSolver::colour_island(std::uint32_t island, std::span<const SolverBody> bodies,
+void PositionSolver::colour_island(std::uint32_t island, SoftScratch& scratch, std::span<const SolverBody> bodies,
                                    std::span<const ContactManifold> manifolds,
                                    std::array<std::uint32_t, kSoftColours + 2>& begin) {
-    const std::uint32_t* body_list = island_bodies_.data() + body_begin_[island];
     const std::uint32_t body_count = body_begin_[island + 1] - body_begin_[island];
     const std::uint32_t* manifold_list = island_manifolds_.data() + manifold_begin_[island];
     const std::uint32_t manifold_count = manifold_begin_[island + 1] - manifold_begin_[island];
-    for (std::uint32_t k = 0; k < body_count; ++k) soft_colour_mask_[body_list[k]] = 0;
+    scratch.colour_mask.assign(body_count, 0);
+    scratch.colour.resize(manifold_count);
+    scratch.coloured.resize(manifold_count);
     auto moves = [&](std::uint32_t i) { return i != kStaticGeometry && bodies[i].motion == Motion::dynamic; };
     std::array<std::uint32_t, kSoftColours + 1> count{};
     for (std::uint32_t k = 0; k < manifold_count; ++k) {
-        const std::uint32_t mi = manifold_list[k];
-        const ContactManifold& m = manifolds[mi];
+        const ContactManifold& m = manifolds[manifold_list[k]];
         std::uint64_t used = 0;
-        if (moves(m.a)) used |= soft_colour_mask_[m.a];
-        if (moves(m.b)) used |= soft_colour_mask_[m.b];
+        if (moves(m.a)) used |= scratch.colour_mask[body_local_[m.a]];
+        if (moves(m.b)) used |= scratch.colour_mask[body_local_[m.b]];
         int colour = std::countr_one(used);
         if (colour >= kSoftColours) {
             colour = kSoftColours;
         } else {
-            if (moves(m.a)) soft_colour_mask_[m.a] |= std::uint64_t{1} << colour;
-            if (moves(m.b)) soft_colour_mask_[m.b] |= std::uint64_t{1} << colour;
+            if (moves(m.a)) scratch.colour_mask[body_local_[m.a]] |= std::uint64_t{1} << colour;
+            if (moves(m.b)) scratch.colour_mask[body_local_[m.b]] |= std::uint64_t{1} << colour;
         }
-        soft_colour_[mi] = static_cast<std::uint8_t>(colour);
+        scratch.colour[k] = static_cast<std::uint8_t>(colour);
         ++count[static_cast<std::size_t>(colour)];
     }
     begin[0] = 0;
@@ -161,11 +190,10 @@ void PositionSolver::colour_island(std::uint32_t island, std::span<const SolverB
             begin[static_cast<std::size_t>(c)] + count[static_cast<std::size_t>(c)];
     std::array<std::uint32_t, kSoftColours + 1> fill{};
     for (int c = 0; c <= kSoftColours; ++c) fill[static_cast<std::size_t>(c)] = begin[static_cast<std::size_t>(c)];
-    std::uint32_t* out = soft_coloured_.data() + manifold_begin_[island];
-    for (std::uint32_t k = 0; k < manifold_count; ++k) out[fill[soft_colour_[manifold_list[k]]]++] = manifold_list[k];
+    for (std::uint32_t k = 0; k < manifold_count; ++k) scratch.coloured[fill[scratch.colour[k]]++] = k;
 }
 
-void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody> bodies,
+void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch, std::span<SolverBody> bodies,
                                      std::span<ContactManifold> manifolds, std::span<ContactWarmStart> warm,
                                      const glm::vec3& gravity, float dt, const SolverSettings& settings,
                                      Parallel& parallel, bool coloured) {
@@ -176,6 +204,16 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
     const std::uint32_t body_count = body_begin_[island + 1] - body_begin_[island];
     const std::uint32_t* manifold_list = island_manifolds_.data() + manifold_begin_[island];
     const std::uint32_t manifold_count = manifold_begin_[island + 1] - manifold_begin_[island];
+    // The island's scratch: bodies by their place in the island (body_local_), points and manifolds by the
+    // manifold's place k.
+    for (std::uint32_t k = 0; k < body_count; ++k) body_local_[body_list[k]] = k;
+    scratch.bodies.resize(body_count);
+    scratch.start_q.resize(body_count);
+    reset(scratch.points, 4 * std::size_t{manifold_count}, SoftPoint{});
+    scratch.manifolds.resize(manifold_count);
+    SoftBody* const soft_body = scratch.bodies.data();
+    SoftPoint* const soft_point = scratch.points.data();
+    SoftManifold* const soft_manifold = scratch.manifolds.data();
     // Box2D v3's contact softness: `contact_hertz`, at most a quarter of the substep rate, twice as stiff when one side
     // cannot move.
     const float hertz = settings.contact_hertz;
@@ -183,20 +221,20 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
     const Softness static_soft = make_soft(2.0f * hertz, kContactDampingRatio, h);
 
     // The state of a contact side at time t from the start of the step: a dynamic body's own state, a kinematic
-    // body's exact motion (written into `scratch`), or a body that does not move.
+    // body's exact motion (written into `moving`), or a body that does not move.
     SoftBody still;  // never written: `apply` skips bodies that are not dynamic
-    auto state = [&](std::uint32_t index, float t, SoftBody& scratch) -> SoftBody& {
+    auto state = [&](std::uint32_t index, float t, SoftBody& moving) -> SoftBody& {
         if (index == kStaticGeometry) return still;
         const SolverBody& b = bodies[index];
-        if (b.motion == Motion::dynamic) return soft_bodies_[index];
+        if (b.motion == Motion::dynamic) return soft_body[body_local_[index]];
         if (b.motion == Motion::fixed) return still;
-        scratch = SoftBody{};
-        scratch.v = b.velocity;
-        scratch.w = b.angular_velocity;
-        scratch.dp = b.velocity * t;
+        moving = SoftBody{};
+        moving.v = b.velocity;
+        moving.w = b.angular_velocity;
+        moving.dp = b.velocity * t;
         const float angle = glm::length(b.angular_velocity) * t;
-        if (angle > 0.0f) scratch.dr = glm::mat3_cast(glm::angleAxis(angle, glm::normalize(b.angular_velocity)));
-        return scratch;
+        if (angle > 0.0f) moving.dr = glm::mat3_cast(glm::angleAxis(angle, glm::normalize(b.angular_velocity)));
+        return moving;
     };
     auto apply = [](SoftBody& s, const glm::vec3& r, const glm::vec3& p) {
         if (!s.dynamic) return;
@@ -219,18 +257,19 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
     // for a coloured island colour by colour, each colour's manifolds (which share no dynamic body) on all threads,
     // then the manifolds that took no colour, in order.
     std::array<std::uint32_t, kSoftColours + 2> colour_begin{};
-    if (coloured) colour_island(island, bodies, manifolds, colour_begin);
-    const std::uint32_t* coloured_list = coloured ? soft_coloured_.data() + manifold_begin_[island] : nullptr;
+    if (coloured) colour_island(island, scratch, bodies, manifolds, colour_begin);
+    const std::uint32_t* coloured_list = coloured ? scratch.coloured.data() : nullptr;
     const auto threads = static_cast<std::size_t>(std::max(parallel.threads(), 1));
     auto grain = [&](std::size_t count) { return std::max(kColourGrain, (count + threads - 1) / threads); };
     auto each_manifold = [&](float t, auto&& visit) {
-        auto one = [&](std::uint32_t mi) {
+        auto one = [&](std::uint32_t k) {
+            const std::uint32_t mi = manifold_list[k];
             const ContactManifold& m = manifolds[mi];
             SoftBody ka, kb;
-            visit(mi, m, state(m.a, t, ka), state(m.b, t, kb));
+            visit(k, mi, m, state(m.a, t, ka), state(m.b, t, kb));
         };
         if (!coloured) {
-            for (std::uint32_t k = 0; k < manifold_count; ++k) one(manifold_list[k]);
+            for (std::uint32_t k = 0; k < manifold_count; ++k) one(k);
             return;
         }
         for (int c = 0; c < kSoftColours; ++c) {
@@ -247,21 +286,22 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
     // coloured island).
     auto each_manifold_index = [&](auto&& visit) {
         parallel.for_each_chunk(manifold_count, grain(manifold_count), [&](std::size_t begin, std::size_t end) {
-            for (std::size_t k = begin; k < end; ++k) visit(manifold_list[k]);
+            for (std::size_t k = begin; k < end; ++k) visit(static_cast<std::uint32_t>(k), manifold_list[k]);
         });
     };
     // body(i) for each of the island's dynamic bodies (on all threads for a coloured island: each touches only its
     // own body).
     auto each_body = [&](auto&& body) {
         parallel.for_each_chunk(body_count, grain(body_count), [&](std::size_t begin, std::size_t end) {
-            for (std::size_t k = begin; k < end; ++k) body(body_list[k]);
+            for (std::size_t k = begin; k < end; ++k) body(static_cast<std::uint32_t>(k), body_list[k]);
         });
     };
 
     // Bodies: velocities, no motion yet, the world inverse inertia at the starting orientation.
-    each_body([&](std::uint32_t i) {
+    each_body([&](std::uint32_t k, std::uint32_t i) {
         const SolverBody& b = bodies[i];
-        SoftBody& s = soft_bodies_[i];
+        SoftBody& s = soft_body[k];
+        scratch.start_q[k] = b.orientation;
         s.v = b.velocity;
         s.w = b.angular_velocity;
         s.dp = glm::vec3(0.0f);
@@ -272,13 +312,14 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
     });
 
     // Points: arms, effective masses, the approach speed, and the warm start carried from the last step.
-    each_manifold(0.0f, [&](std::uint32_t mi, const ContactManifold& m, const SoftBody& a, const SoftBody& b) {
+    each_manifold(0.0f, [&](std::uint32_t k, std::uint32_t mi, const ContactManifold& m, const SoftBody& a,
+                            const SoftBody& b) {
         const glm::vec3 xa = m.a == kStaticGeometry ? glm::vec3(0.0f) : bodies[m.a].position;
         const glm::quat qa = m.a == kStaticGeometry ? glm::quat(1.0f, 0.0f, 0.0f, 0.0f) : bodies[m.a].orientation;
         const glm::vec3 xb = m.b == kStaticGeometry ? glm::vec3(0.0f) : bodies[m.b].position;
         const glm::quat qb = m.b == kStaticGeometry ? glm::quat(1.0f, 0.0f, 0.0f, 0.0f) : bodies[m.b].orientation;
         const glm::vec3 n = m.normal;
-        SoftManifold& sm = soft_manifolds_[mi];
+        SoftManifold& sm = soft_manifold[k];
         tangents_of(n, sm.t1, sm.t2);
         sm.offset = xb - xa;
         const glm::vec3 &t1 = sm.t1, &t2 = sm.t2;
@@ -290,7 +331,7 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
         };
         for (int p = 0; p < m.count; ++p) {
             const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
-            SoftPoint& sp = soft_points_[4 * std::size_t{mi} + static_cast<std::uint32_t>(p)];
+            SoftPoint& sp = soft_point[4 * std::size_t{k} + static_cast<std::uint32_t>(p)];
             const glm::vec3 pa = xa + rotate(qa, cp.anchor_a), pb = xb + rotate(qb, cp.anchor_b);
             const glm::vec3 mid = 0.5f * (pa + pb);
             sp.ra = mid - xa;
@@ -321,9 +362,9 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
         float s[4];
         glm::vec3 dx;  // x_b - x_a now
     };
-    auto locate = [&](std::uint32_t mi, const ContactManifold& m, const SoftPoint* sp, const SoftBody& a,
+    auto locate = [&](std::uint32_t k, const ContactManifold& m, const SoftPoint* sp, const SoftBody& a,
                       const SoftBody& b, Now& now) {
-        now.dx = soft_manifolds_[mi].offset + (b.dp - a.dp);
+        now.dx = soft_manifold[k].offset + (b.dp - a.dp);
         for (int p = 0; p < m.count; ++p) {
             const glm::vec3 pra = a.dr * sp[p].ra, prb = b.dr * sp[p].rb;
             now.s[p] = glm::dot(now.dx + prb - pra, m.normal) + sp[p].separation;
@@ -337,12 +378,13 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
     // corners of a square hit leaves the first corner with the most and the bodies spinning; kLocalPasses), then
     // friction within the cone of each point's normal impulse.
     auto solve_pass = [&](float t, bool use_bias) {
-        each_manifold(t, [&](std::uint32_t mi, const ContactManifold& m, SoftBody& a, SoftBody& b) {
+        each_manifold(t, [&](std::uint32_t k, std::uint32_t /*mi*/, const ContactManifold& m, SoftBody& a,
+                             SoftBody& b) {
             const Softness& soft = (a.inv_mass == 0.0f || b.inv_mass == 0.0f) ? static_soft : contact_soft;
             const glm::vec3 n = m.normal;
-            SoftPoint* sp = soft_points_.data() + 4 * std::size_t{mi};
+            SoftPoint* sp = soft_point + 4 * std::size_t{k};
             Now now;
-            locate(mi, m, sp, a, b, now);
+            locate(k, m, sp, a, b, now);
             for (int pass = 0; pass < (use_bias ? kSolveLocalPasses : kLocalPasses); ++pass) {
                 float largest = 0.0f;
                 for (int p = 0; p < m.count; ++p) {
@@ -369,8 +411,8 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
                 if (largest <= kLocalTolerance) break;
             }
             if (!(m.friction > 0.0f)) return;
-            const glm::vec3& t1 = soft_manifolds_[mi].t1;
-            const glm::vec3& t2 = soft_manifolds_[mi].t2;
+            const glm::vec3& t1 = soft_manifold[k].t1;
+            const glm::vec3& t2 = soft_manifold[k].t2;
             for (int p = 0; p < m.count; ++p) {
                 SoftPoint& c = sp[p];
                 const glm::vec3 dv = velocity_at(b, now.rb[p]) - velocity_at(a, now.ra[p]);
@@ -399,19 +441,20 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
     for (int step = 0; step < substeps; ++step) {
         const float t0 = h * static_cast<float>(step), t1 = h * static_cast<float>(step + 1);
         // 1. Velocities: gravity, forces and torques.
-        each_body([&](std::uint32_t i) {
+        each_body([&](std::uint32_t k, std::uint32_t i) {
             const SolverBody& b = bodies[i];
-            SoftBody& s = soft_bodies_[i];
+            SoftBody& s = soft_body[k];
             s.v += h * (gravity + b.force * b.inverse_mass);
             if (b.torque != glm::vec3(0.0f)) s.w += s.inv_inertia * (h * b.torque);
         });
         // 2. Warm start: every point's accumulated impulses, from the last substep or step.
-        each_manifold(t0, [&](std::uint32_t mi, const ContactManifold& m, SoftBody& a, SoftBody& b) {
-            const glm::vec3& ta = soft_manifolds_[mi].t1;
-            const glm::vec3& tb = soft_manifolds_[mi].t2;
-            const SoftPoint* sp = soft_points_.data() + 4 * std::size_t{mi};
+        each_manifold(t0, [&](std::uint32_t k, std::uint32_t /*mi*/, const ContactManifold& m, SoftBody& a,
+                              SoftBody& b) {
+            const glm::vec3& ta = soft_manifold[k].t1;
+            const glm::vec3& tb = soft_manifold[k].t2;
+            const SoftPoint* sp = soft_point + 4 * std::size_t{k};
             Now now;
-            locate(mi, m, sp, a, b, now);
+            locate(k, m, sp, a, b, now);
             for (int p = 0; p < m.count; ++p) {
                 const SoftPoint& c = sp[p];
                 const glm::vec3 impulse =
@@ -424,20 +467,20 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
         // 3. Solve with bias.
         solve_pass(t0, true);
         // 4. Positions: x += h v; free rotation over h keeping the angular momentum; the motion since the step began.
-        each_body([&](std::uint32_t i) {
+        each_body([&](std::uint32_t k, std::uint32_t i) {
             SolverBody& b = bodies[i];
-            SoftBody& s = soft_bodies_[i];
+            SoftBody& s = soft_body[k];
             b.position += h * s.v;
             s.dp += h * s.v;
             if (b.inverse_inertia == glm::vec3(0.0f)) return;
             rotate_substep(b.orientation, s.w, b.inverse_inertia, glm::vec3(0.0f), h);
-            s.dr = glm::mat3_cast(b.orientation * glm::conjugate(start_orientation_[i]));
+            s.dr = glm::mat3_cast(b.orientation * glm::conjugate(scratch.start_q[k]));
             s.inv_inertia = world_inverse_inertia(b.orientation, b.inverse_inertia);
         });
         // 5. Relax: the same constraints without bias, taking out the speed the push-out gave.
         solve_pass(t1, false);
-        each_manifold_index([&](std::uint32_t mi) {
-            SoftPoint* sp = soft_points_.data() + 4 * std::size_t{mi};
+        each_manifold_index([&](std::uint32_t k, std::uint32_t mi) {
+            SoftPoint* sp = soft_point + 4 * std::size_t{k};
             for (int p = 0; p < manifolds[mi].count; ++p) sp[p].total_normal_impulse += sp[p].normal_impulse;
         });
     }
@@ -445,11 +488,11 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
     // Restitution, once after the substeps, on points that met faster than the threshold: the relative normal
     // velocity becomes -restitution times what it was as the point first pushed, never pulling; repeated over a
     // manifold's points until they agree, as the passes are.
-    each_manifold(dt, [&](std::uint32_t mi, const ContactManifold& m, SoftBody& a, SoftBody& b) {
+    each_manifold(dt, [&](std::uint32_t k, std::uint32_t /*mi*/, const ContactManifold& m, SoftBody& a, SoftBody& b) {
         if (m.restitution == 0.0f) return;
-        SoftPoint* sp = soft_points_.data() + 4 * std::size_t{mi};
+        SoftPoint* sp = soft_point + 4 * std::size_t{k};
         Now now;
-        locate(mi, m, sp, a, b, now);
+        locate(k, m, sp, a, b, now);
         for (int pass = 0; pass < kLocalPasses; ++pass) {
             float largest = 0.0f;
             for (int p = 0; p < m.count; ++p) {
@@ -466,21 +509,21 @@ void PositionSolver::run_island_soft(std::uint32_t island, std::span<SolverBody>
     });
 
     // Out: velocities, and each point's impulses (the warm start of the next step, and the step's normal impulse).
-    each_body([&](std::uint32_t i) {
-        bodies[i].velocity = soft_bodies_[i].v;
-        bodies[i].angular_velocity = soft_bodies_[i].w;
+    each_body([&](std::uint32_t k, std::uint32_t i) {
+        bodies[i].velocity = soft_body[k].v;
+        bodies[i].angular_velocity = soft_body[k].w;
     });
-    each_manifold_index([&](std::uint32_t mi) {
+    each_manifold_index([&](std::uint32_t k, std::uint32_t mi) {
         ContactManifold& m = manifolds[mi];
         for (int p = 0; p < m.count; ++p) {
-            const SoftPoint& c = soft_points_[4 * std::size_t{mi} + static_cast<std::uint32_t>(p)];
+            const SoftPoint& c = soft_point[4 * std::size_t{k} + static_cast<std::uint32_t>(p)];
             ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
             cp.normal_impulse = c.total_normal_impulse;
             if (warm.empty()) continue;
             ContactWarmStart& end = warm[4 * std::size_t{mi} + static_cast<std::uint32_t>(p)];
             end.normal_force = c.normal_impulse * inv_h;
             end.friction_force =
-                (c.tangent_impulse.x * soft_manifolds_[mi].t1 + c.tangent_impulse.y * soft_manifolds_[mi].t2) * inv_h;
+                (c.tangent_impulse.x * soft_manifold[k].t1 + c.tangent_impulse.y * soft_manifold[k].t2) * inv_h;
         }
     });
 }

@@ -293,26 +293,35 @@ private:
     void solve_soft(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
                     std::span<ContactWarmStart> warm, const glm::vec3& gravity, float dt,
                     const SolverSettings& settings, Parallel& parallel);
-    void run_island_soft(std::uint32_t island, std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
-                         std::span<ContactWarmStart> warm, const glm::vec3& gravity, float dt,
-                         const SolverSettings& settings, Parallel& parallel, bool coloured);
-    // Greedy colouring of a large island's manifolds (soft step): colour c of the island is
-    // soft_coloured_[manifold_begin_[island] + colour_begin[c] .. colour_begin[c + 1]), manifolds that share no dynamic
-    // body, in the island's order; the last colour, kSoftColours, holds what did not fit (solved in order, alone).
-    static constexpr int kSoftColours = 32;
-    void colour_island(std::uint32_t island, std::span<const SolverBody> bodies,
-                       std::span<const ContactManifold> manifolds, std::array<std::uint32_t, kSoftColours + 2>& begin);
-    std::vector<SoftBody> soft_bodies_;     // per body (dynamic ones only are used)
-    std::vector<SoftPoint> soft_points_;    // per manifold point (4 per manifold)
     // A manifold's friction tangents (unit, world frame) and the offset x_b - x_a of its bodies at the start.
     struct SoftManifold {
         glm::vec3 t1{0.0f}, t2{0.0f};
         glm::vec3 offset{0.0f};
     };
-    std::vector<SoftManifold> soft_manifolds_;     // per manifold
-    std::vector<std::uint64_t> soft_colour_mask_;  // per body: colours its manifolds took (colour_island)
-    std::vector<std::uint8_t> soft_colour_;        // per manifold: its colour (colour_island)
-    std::vector<std::uint32_t> soft_coloured_;     // the islands' manifolds, colour by colour (colour_island)
+    // The soft step's scratch of one island, by the manifold's place k in the island (points 4 k + p) and the dynamic
+    // body's place in the island (body_local_). As for XPBD, a work unit keeps one for its islands; the large islands,
+    // which run one at a time on all threads, use the first unit's.
+    struct SoftScratch {
+        std::vector<SoftBody> bodies;            // per dynamic body
+        std::vector<glm::quat> start_q;          // per dynamic body: orientation at the start of the step
+        std::vector<SoftPoint> points;           // per point
+        std::vector<SoftManifold> manifolds;     // per manifold
+        std::vector<std::uint64_t> colour_mask;  // per dynamic body: colours its manifolds took (colour_island)
+        std::vector<std::uint8_t> colour;        // per manifold: its colour (colour_island)
+        std::vector<std::uint32_t> coloured;     // the island's manifolds (places k), colour by colour
+        void reserve(std::size_t manifolds, std::size_t bodies, bool coloured);  // room for an island of this size
+    };
+    std::vector<SoftScratch> soft_unit_scratch_;  // per work unit
+    void run_island_soft(std::uint32_t island, SoftScratch& scratch, std::span<SolverBody> bodies,
+                         std::span<ContactManifold> manifolds, std::span<ContactWarmStart> warm,
+                         const glm::vec3& gravity, float dt, const SolverSettings& settings, Parallel& parallel,
+                         bool coloured);
+    // Greedy colouring of a large island's manifolds (soft step): colour c of the island is
+    // scratch.coloured[colour_begin[c] .. colour_begin[c + 1]), manifolds that share no dynamic body, in the island's
+    // order; the last colour, kSoftColours, holds what did not fit (solved in order, alone).
+    static constexpr int kSoftColours = 32;
+    void colour_island(std::uint32_t island, SoftScratch& scratch, std::span<const SolverBody> bodies,
+                       std::span<const ContactManifold> manifolds, std::array<std::uint32_t, kSoftColours + 2>& begin);
 
     void build_islands(std::span<const SolverBody> bodies, std::span<const ContactManifold> manifolds);
     // Runs `run(island)`, or `run(island, unit)`, for every island of the last build_islands, in the work units of
@@ -370,7 +379,6 @@ private:
     std::vector<std::uint32_t> manifold_begin_;
     std::vector<std::uint32_t> island_order_;      // islands, most work first
     std::vector<std::uint32_t> unit_begin_;        // work unit u runs island_order_[unit_begin_[u] .. unit_begin_[u+1])
-    std::vector<glm::quat> start_orientation_;     // soft step, per body: orientation at the start of the step
     std::vector<std::uint32_t> body_local_;  // per dynamic body: its place in its island (XPBD's run_island)
 };
 
