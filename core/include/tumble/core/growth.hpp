@@ -9,6 +9,7 @@
 /// its contents. Not for hot inner loops: each call checks the capacity.
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -33,14 +34,15 @@ void reserve_projected(std::vector<T, Alloc>& v, std::size_t n, std::size_t done
     v.reserve(std::max({n, projected, v.capacity() + v.capacity() / 4}));
 }
 
-/// `v.push_back(value)` with the growth of `reserve_for`.
+/// `v.push_back(value)` with the growth of `reserve_for`. (`value`'s type is not deduced from it, so that a braced
+/// initializer list works.)
 template <class T, class Alloc>
-void push_back_grown(std::vector<T, Alloc>& v, const T& value) {
+void push_back_grown(std::vector<T, Alloc>& v, const std::type_identity_t<T>& value) {
     reserve_for(v, v.size() + 1);
     v.push_back(value);
 }
 template <class T, class Alloc>
-void push_back_grown(std::vector<T, Alloc>& v, T&& value) {
+void push_back_grown(std::vector<T, Alloc>& v, std::type_identity_t<T>&& value) {
     reserve_for(v, v.size() + 1);
     v.push_back(std::move(value));
 }
