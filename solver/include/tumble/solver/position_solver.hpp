@@ -343,14 +343,14 @@ private:
     // XPBD's per-manifold scratch of one island, by the manifold's place k in the island (points 4 k + p). A work
     // unit keeps one and reuses it for its islands, so it is sized for the unit's largest island, not the step.
     struct IslandScratch {
-        std::vector<Point> points;            // per point: this substep's state
-        std::vector<std::uint8_t> engaged;    // per point: acting in this step (see side_planes)
-        std::vector<float> split;             // per point: starting overlap not yet taken out, m
-        std::vector<float> normal;            // per manifold: normal positional impulse of the step so far, kg m
-        std::vector<float> tangential;        // per manifold: friction positional impulse of the step, kg m
-        std::vector<float> twist;             // per manifold: twist positional impulse of the step, kg m^2
-        std::vector<Patch> patches;           // per manifold: this substep's friction
-        std::vector<Velocity> velocity;       // per manifold: this substep's velocity pass
+        std::vector<Point> points;          // per point: this substep's state
+        std::vector<std::uint8_t> engaged;  // per point: acting in this step (see side_planes)
+        std::vector<float> split;           // per point: starting overlap not yet taken out, m
+        std::vector<float> normal;          // per manifold: normal positional impulse of the step so far, kg m
+        std::vector<float> tangential;      // per manifold: friction positional impulse of the step, kg m
+        std::vector<float> twist;           // per manifold: twist positional impulse of the step, kg m^2
+        std::vector<Patch> patches;         // per manifold: this substep's friction
+        std::vector<Velocity> velocity;     // per manifold: this substep's velocity pass
         // Per dynamic body, by its place in the island (body_local_).
         std::vector<glm::vec3> prev_x;  // pose at the start of the substep
         std::vector<glm::quat> prev_q;
@@ -379,7 +379,7 @@ private:
     std::vector<std::uint32_t> manifold_begin_;
     std::vector<std::uint32_t> island_order_;      // islands, most work first
     std::vector<std::uint32_t> unit_begin_;        // work unit u runs island_order_[unit_begin_[u] .. unit_begin_[u+1])
-    std::vector<std::uint32_t> body_local_;  // per dynamic body: its place in its island (XPBD's run_island)
+    std::vector<std::uint32_t> body_local_;        // per dynamic body: its place in its island (XPBD's run_island)
 };
 
 }  // namespace tumble
