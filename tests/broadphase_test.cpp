@@ -153,6 +153,56 @@ TEST(LooseOctree, ManyCellsOnSeveralLevelsGiveTheBruteForcePairsOnAnyThreads) {
     }
 }
 
+TEST(LooseOctree, CrowdedCellsKeepTheirProxiesThroughRemovalAndCopies) {
+    // A cell keeps up to two proxy ids in place and moves to the heap beyond; removal swaps the last id into the
+    // hole, as a vector's would. Twelve equal boxes share one cell (grown past the inline two, then emptied from the
+    // middle out, refilled), and copies and moves of the tree carry the lists: every step is checked against brute
+    // force and the tree's own invariants.
+    LooseOctree tree(Aabb{{0, 0, 0}, {16, 16, 16}}, 6, 0.0f);
+    const Aabb box{{3.1f, 3.1f, 3.1f}, {3.4f, 3.4f, 3.4f}};
+    std::vector<ProxyId> live;
+    auto check = [&](const LooseOctree& t, const char* when) {
+        ASSERT_EQ(t.validate(), "") << when;
+        std::vector<ProxyPair> pairs;
+        t.find_pairs(pairs);
+        std::sort(pairs.begin(), pairs.end());
+        EXPECT_EQ(pairs, brute_force_pairs(t, live)) << when;
+        std::vector<tumble::OctreeCell> cells;
+        t.cells(cells);
+        std::uint32_t listed = 0;
+        for (const tumble::OctreeCell& c : cells) listed += c.proxies;
+        EXPECT_EQ(listed, live.size()) << when;
+    };
+    for (int i = 0; i < 12; ++i) {
+        live.push_back(tree.insert(box, static_cast<std::uint64_t>(i)));
+        check(tree, "inserting");
+    }
+    std::vector<tumble::OctreeCell> cells;
+    tree.cells(cells);
+    ASSERT_EQ(cells.size(), 1u) << "the twelve equal boxes must share one cell";
+    const LooseOctree copy = tree;
+    for (int i = 0; i < 9; ++i) {  // from the middle out: every removal moves the last id
+        const std::size_t at = live.size() / 2;
+        tree.remove(live[at]);
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(at));
+        check(tree, "removing");
+    }
+    for (int i = 0; i < 5; ++i) {
+        live.push_back(tree.insert(box, static_cast<std::uint64_t>(100 + i)));
+        check(tree, "refilling");
+    }
+    LooseOctree moved = std::move(tree);
+    check(moved, "after a move");
+    std::vector<ProxyId> copied_live;
+    for (ProxyId id = 0; id < 12; ++id) copied_live.push_back(id);
+    std::swap(live, copied_live);
+    check(copy, "the copy taken at twelve");
+    std::swap(live, copied_live);
+    LooseOctree assigned(Aabb{{0, 0, 0}, {1, 1, 1}});
+    assigned = moved;
+    check(assigned, "a copy assigned over another tree");
+}
+
 TEST(LooseOctree, DepthComesFromTheProxySize) {
     LooseOctree tree(Aabb{{0, 0, 0}, {64, 64, 64}}, 10, 0);
     // Largest side s fits level d when s <= 64 / 2^d.

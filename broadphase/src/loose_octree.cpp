@@ -141,6 +141,46 @@ void LooseOctree::CellTable::grow() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// LooseOctree::ProxyList
+
+LooseOctree::ProxyList& LooseOctree::ProxyList::operator=(const ProxyList& other) {
+    if (this == &other) return *this;
+    if (other.size_ > kInline && other.size_ > capacity_) {
+        heap_ = std::make_unique<ProxyId[]>(other.size_);
+        capacity_ = other.size_;
+    }
+    size_ = other.size_;
+    std::copy(other.begin(), other.end(), data());
+    return *this;
+}
+
+LooseOctree::ProxyList& LooseOctree::ProxyList::operator=(ProxyList&& other) noexcept {
+    if (this == &other) return *this;
+    heap_ = std::move(other.heap_);
+    size_ = other.size_;
+    capacity_ = other.capacity_;
+    std::copy(std::begin(other.inline_), std::end(other.inline_), std::begin(inline_));
+    other.size_ = 0;
+    other.capacity_ = 0;
+    return *this;
+}
+
+void LooseOctree::ProxyList::push_back(ProxyId id) {
+    if (capacity_ == 0 && size_ < kInline) {
+        inline_[size_++] = id;
+        return;
+    }
+    if (size_ == capacity_ || capacity_ == 0) {
+        const std::uint32_t grown = std::max<std::uint32_t>(2 * kInline, 2 * capacity_);
+        std::unique_ptr<ProxyId[]> bigger = std::make_unique<ProxyId[]>(grown);
+        std::copy(begin(), end(), bigger.get());
+        heap_ = std::move(bigger);
+        capacity_ = grown;
+    }
+    heap_[size_++] = id;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // LooseOctree
 
 LooseOctree::LooseOctree(const Aabb& bound, int max_depth, float depth_bias) {

@@ -28,9 +28,10 @@
 /// proxy falls outside.
 
 #include <cstdint>
+#include <memory>
 #include <string>
-#include <utility>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <tumble/narrowphase/shapes.hpp>
@@ -144,9 +145,39 @@ private:
         std::uint32_t cell = kFreeSlot; // index into cells_, or kFreeSlot when the id is free
         std::uint32_t slot = 0;         // index in the cell's proxy array
     };
+    // The ids of a cell's proxies: up to two in place, more on the heap. Most occupied cells hold one or two proxies,
+    // and a std::vector would allocate a heap block for each (24 bytes at least). Order and slots behave as a vector's.
+    class ProxyList {
+    public:
+        ProxyList() = default;
+        ProxyList(const ProxyList& other) { *this = other; }
+        ProxyList(ProxyList&& other) noexcept { *this = std::move(other); }
+        ProxyList& operator=(const ProxyList& other);
+        ProxyList& operator=(ProxyList&& other) noexcept;
+        ~ProxyList() = default;
+        std::size_t size() const { return size_; }
+        bool empty() const { return size_ == 0; }
+        void clear() { size_ = 0; }
+        void push_back(ProxyId id);
+        void pop_back() { --size_; }
+        ProxyId& operator[](std::size_t i) { return data()[i]; }
+        const ProxyId& operator[](std::size_t i) const { return data()[i]; }
+        ProxyId& back() { return data()[size_ - 1]; }
+        const ProxyId* begin() const { return data(); }
+        const ProxyId* end() const { return data() + size_; }
+
+    private:
+        static constexpr std::uint32_t kInline = 2;
+        ProxyId* data() { return capacity_ == 0 ? inline_ : heap_.get(); }
+        const ProxyId* data() const { return capacity_ == 0 ? inline_ : heap_.get(); }
+        std::unique_ptr<ProxyId[]> heap_;  // capacity_ ids when capacity_ > 0
+        std::uint32_t size_ = 0;
+        std::uint32_t capacity_ = 0;  // 0: the ids are in inline_
+        ProxyId inline_[kInline] = {};
+    };
     struct Cell {
         std::uint64_t key = 0;
-        std::vector<ProxyId> proxies;  // ids of the proxies in this cell
+        ProxyList proxies;             // ids of the proxies in this cell
         std::uint32_t level_slot = 0;  // index in level_cells_[depth]
     };
 
