@@ -37,18 +37,9 @@ bool event_order(const Touch& x, const Touch& y) {
     return x.record.triangle < y.record.triangle;
 }
 
-// One state per event pair, sorted, keeping the deepest contact of a body-mesh pair (lowest triangle on ties).
-void aggregate(const std::vector<Touch>& touches, std::vector<Touch>& out) {
-    out.clear();
-    for (const Touch& t : touches) out.push_back(t);  // grows geometrically (assign would allocate to the exact size)
-    std::sort(out.begin(), out.end(), event_order);
-    out.erase(std::unique(out.begin(), out.end(),
-                          [](const Touch& x, const Touch& y) { return compare_pair(x.record, y.record) == 0; }),
-              out.end());
-}
-
-// The same as indices into `touches` (4 bytes per touch instead of a copy of each).
-void aggregate_indices(const std::vector<Touch>& touches, std::vector<std::uint32_t>& out) {
+// One entry per event pair, sorted, keeping the deepest contact of a body-mesh pair (lowest triangle on ties): indices
+// into `touches` (4 bytes per touch instead of a copy of each).
+void aggregate(const std::vector<Touch>& touches, std::vector<std::uint32_t>& out) {
     out.clear();
     reserve_for(out, touches.size());
     for (std::size_t i = 0; i < touches.size(); ++i) out.push_back(static_cast<std::uint32_t>(i));
@@ -132,21 +123,29 @@ void World::Impl::report_stage() {
     // islands (the common case) the last step's pairs are compared as they are, with no copy.
     const std::vector<Touch>* previous = &state.event_pairs;
     if (!state.woken_touches.empty()) {
-        std::vector<Touch>& woken = scratch.event_woken;
+        std::vector<std::uint32_t>& woken = scratch.event_woken;
         aggregate(state.woken_touches, woken);
+        // Merged by pair; a pair in both keeps the last step's state.
         std::vector<Touch>& merged = scratch.event_previous;
         merged.clear();
-        std::merge(state.event_pairs.begin(), state.event_pairs.end(), woken.begin(), woken.end(),
-                   std::back_inserter(merged),
-                   [](const Touch& x, const Touch& y) { return compare_pair(x.record, y.record) < 0; });
-        merged.erase(std::unique(merged.begin(), merged.end(),
-                                 [](const Touch& x, const Touch& y) { return compare_pair(x.record, y.record) == 0; }),
-                     merged.end());
+        std::size_t i = 0, j = 0;
+        while (i < state.event_pairs.size() || j < woken.size()) {
+            const int c = i == state.event_pairs.size() ? 1
+                          : j == woken.size()
+                              ? -1
+                              : compare_pair(state.event_pairs[i].record, state.woken_touches[woken[j]].record);
+            if (c > 0) {
+                merged.push_back(state.woken_touches[woken[j++]]);
+            } else {
+                merged.push_back(state.event_pairs[i++]);
+                if (c == 0) ++j;
+            }
+        }
         state.woken_touches.clear();
         previous = &merged;
     }
     std::vector<std::uint32_t>& current = scratch.event_current;
-    aggregate_indices(state.touches, current);
+    aggregate(state.touches, current);
     state.events.clear();
     // At least one event per pair of the larger side; more (pairs that began and pairs that ended) grow the list.
     reserve_for(state.events, std::max(previous->size(), current.size()));

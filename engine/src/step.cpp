@@ -388,8 +388,7 @@ void World::Impl::carry_contacts() {
     const ContactCache& cache = state.contact_cache;
     const bool soft = state.settings.solver.method == SolverMethod::soft_step;
     if (soft) {
-        if (const std::size_t n = 4 * scratch.manifolds.size(); scratch.warm.capacity() < n)
-            scratch.warm.reserve(std::max(n, 2 * scratch.warm.capacity()));
+        reserve_for(scratch.warm, 4 * scratch.manifolds.size());
         scratch.warm.assign(4 * scratch.manifolds.size(), ContactWarmStart{});
     } else {
         scratch.warm.clear();

@@ -232,10 +232,11 @@ struct World::Impl {
         std::vector<std::uint8_t> near_flags;                // report: per body pair, within the margin
         std::vector<SlotPair> near_pairs;         // report: candidate pairs within the broadphase margin after the step
         std::vector<std::uint8_t> sleep_blocked;  // report: per awake body, kept awake this step
-        // report: the event diff. event_previous and event_woken are filled only in a step after an island woke;
-        // event_current lists state.touches by index, one per pair, in event-pair order.
-        std::vector<Touch> event_previous, event_woken;
-        std::vector<std::uint32_t> event_current;
+        // report: the event diff. event_previous (the last step's pairs merged with those of woken islands) and
+        // event_woken are filled only in a step after an island woke; event_current and event_woken list touches by
+        // index, one per pair, in event-pair order.
+        std::vector<Touch> event_previous;
+        std::vector<std::uint32_t> event_current, event_woken;
     };
 
     WorldState state;

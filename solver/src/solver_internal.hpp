@@ -8,15 +8,16 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include <tumble/core/growth.hpp>
 #include <tumble/solver/position_solver.hpp>
 
 namespace tumble::detail {
 
-// v = n copies of value, growing the buffer geometrically (std::vector::assign allocates exactly n when it grows),
-// so that a scene whose contact count creeps up does not allocate in every step that sets a new maximum.
+// v = n copies of value, growing the buffer geometrically (reserve_for; std::vector::assign allocates exactly n when it
+// grows), so that a scene whose contact count creeps up does not allocate in every step that sets a new maximum.
 template <class T>
 void reset(std::vector<T>& v, std::size_t n, const T& value) {
-    if (n > v.capacity()) v.reserve(std::max(n, 2 * v.capacity()));
+    reserve_for(v, n);
     v.assign(n, value);
 }
 // The small helpers of the inner loops are forced inline: GCC left them as calls, and the calls were a third of the
