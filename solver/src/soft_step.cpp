@@ -221,13 +221,13 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
     const Softness static_soft = make_soft(2.0f * hertz, kContactDampingRatio, h);
 
     // The state of a contact side at time t from the start of the step: a dynamic body's own state, a kinematic
-    // body's exact motion (written into `moving`), or a body that does not move.
+    // body's exact motion (written into `moving`), or a body that does not move. `side` reads it from a packed side
+    // of SoftManifold (`kinematic` says whether the side is a kinematic body's index).
     SoftBody still;  // never written: `apply` skips bodies that are not dynamic
-    auto state = [&](std::uint32_t index, float t, SoftBody& moving) -> SoftBody& {
-        if (index == kStaticGeometry) return still;
-        const SolverBody& b = bodies[index];
-        if (b.motion == Motion::dynamic) return soft_body[body_local_[index]];
-        if (b.motion == Motion::fixed) return still;
+    auto side = [&](std::uint32_t ref, bool kinematic, float t, SoftBody& moving) -> SoftBody& {
+        if (ref == kStillSide) return still;
+        if (!kinematic) return soft_body[ref];
+        const SolverBody& b = bodies[ref];
         moving = SoftBody{};
         moving.v = b.velocity;
         moving.w = b.angular_velocity;
@@ -253,7 +253,7 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
         apply(b, rb, change * n);
         return change;
     };
-    // visit(mi, m, a, b) for each of the island's manifolds with its two sides at time t: in the island's order, or
+    // visit(k, m, a, b) for each of the island's manifolds (its SoftManifold) with its two sides at time t: in the island's order, or
     // for a coloured island colour by colour, each colour's manifolds (which share no dynamic body) on all threads,
     // then the manifolds that took no colour, in order.
     std::array<std::uint32_t, kSoftColours + 2> colour_begin{};
@@ -263,10 +263,9 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
     auto grain = [&](std::size_t count) { return std::max(kColourGrain, (count + threads - 1) / threads); };
     auto each_manifold = [&](float t, auto&& visit) {
         auto one = [&](std::uint32_t k) {
-            const std::uint32_t mi = manifold_list[k];
-            const ContactManifold& m = manifolds[mi];
+            const SoftManifold& m = soft_manifold[k];
             SoftBody ka, kb;
-            visit(k, mi, m, state(m.a, t, ka), state(m.b, t, kb));
+            visit(k, m, side(m.a, (m.kinematic & 1u) != 0, t, ka), side(m.b, (m.kinematic & 2u) != 0, t, kb));
         };
         if (!coloured) {
             for (std::uint32_t k = 0; k < manifold_count; ++k) one(k);
@@ -311,15 +310,36 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
         s.dynamic = true;
     });
 
-    // Points: arms, effective masses, the approach speed, and the warm start carried from the last step.
-    each_manifold(0.0f, [&](std::uint32_t k, std::uint32_t mi, const ContactManifold& m, const SoftBody& a,
-                            const SoftBody& b) {
+    // Manifolds packed for the passes, and their points: arms, effective masses, the approach speed, and the warm
+    // start carried from the last step. Reads the bodies only.
+    each_manifold_index([&](std::uint32_t k, std::uint32_t mi) {
+        const ContactManifold& m = manifolds[mi];
+        SoftManifold& sm = soft_manifold[k];
+        auto pack = [&](std::uint32_t index, std::uint8_t kinematic_bit, std::uint32_t& ref) {
+            ref = kStillSide;
+            if (index == kStaticGeometry) return;
+            if (bodies[index].motion == Motion::dynamic) {
+                ref = body_local_[index];
+            } else if (bodies[index].motion == Motion::kinematic) {
+                ref = index;
+                sm.kinematic |= kinematic_bit;
+            }
+        };
+        sm.kinematic = 0;
+        pack(m.a, 1u, sm.a);
+        pack(m.b, 2u, sm.b);
+        sm.normal = m.normal;
+        sm.friction = m.friction;
+        sm.restitution = m.restitution;
+        sm.count = static_cast<std::uint8_t>(m.count);
+        SoftBody ka, kb;
+        const SoftBody& a = side(sm.a, (sm.kinematic & 1u) != 0, 0.0f, ka);
+        const SoftBody& b = side(sm.b, (sm.kinematic & 2u) != 0, 0.0f, kb);
         const glm::vec3 xa = m.a == kStaticGeometry ? glm::vec3(0.0f) : bodies[m.a].position;
         const glm::quat qa = m.a == kStaticGeometry ? glm::quat(1.0f, 0.0f, 0.0f, 0.0f) : bodies[m.a].orientation;
         const glm::vec3 xb = m.b == kStaticGeometry ? glm::vec3(0.0f) : bodies[m.b].position;
         const glm::quat qb = m.b == kStaticGeometry ? glm::quat(1.0f, 0.0f, 0.0f, 0.0f) : bodies[m.b].orientation;
         const glm::vec3 n = m.normal;
-        SoftManifold& sm = soft_manifold[k];
         tangents_of(n, sm.t1, sm.t2);
         sm.offset = xb - xa;
         const glm::vec3 &t1 = sm.t1, &t2 = sm.t2;
@@ -362,8 +382,8 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
         float s[4];
         glm::vec3 dx;  // x_b - x_a now
     };
-    auto locate = [&](std::uint32_t k, const ContactManifold& m, const SoftPoint* sp, const SoftBody& a,
-                      const SoftBody& b, Now& now) {
+    auto locate = [&](std::uint32_t k, const SoftManifold& m, const SoftPoint* sp, const SoftBody& a, const SoftBody& b,
+                      Now& now) {
         now.dx = soft_manifold[k].offset + (b.dp - a.dp);
         for (int p = 0; p < m.count; ++p) {
             const glm::vec3 pra = a.dr * sp[p].ra, prb = b.dr * sp[p].rb;
@@ -378,8 +398,7 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
     // corners of a square hit leaves the first corner with the most and the bodies spinning; kLocalPasses), then
     // friction within the cone of each point's normal impulse.
     auto solve_pass = [&](float t, bool use_bias) {
-        each_manifold(t, [&](std::uint32_t k, std::uint32_t /*mi*/, const ContactManifold& m, SoftBody& a,
-                             SoftBody& b) {
+        each_manifold(t, [&](std::uint32_t k, const SoftManifold& m, SoftBody& a, SoftBody& b) {
             const Softness& soft = (a.inv_mass == 0.0f || b.inv_mass == 0.0f) ? static_soft : contact_soft;
             const glm::vec3 n = m.normal;
             SoftPoint* sp = soft_point + 4 * std::size_t{k};
@@ -448,8 +467,7 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
             if (b.torque != glm::vec3(0.0f)) s.w += s.inv_inertia * (h * b.torque);
         });
         // 2. Warm start: every point's accumulated impulses, from the last substep or step.
-        each_manifold(t0, [&](std::uint32_t k, std::uint32_t /*mi*/, const ContactManifold& m, SoftBody& a,
-                              SoftBody& b) {
+        each_manifold(t0, [&](std::uint32_t k, const SoftManifold& m, SoftBody& a, SoftBody& b) {
             const glm::vec3& ta = soft_manifold[k].t1;
             const glm::vec3& tb = soft_manifold[k].t2;
             const SoftPoint* sp = soft_point + 4 * std::size_t{k};
@@ -479,16 +497,16 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
         });
         // 5. Relax: the same constraints without bias, taking out the speed the push-out gave.
         solve_pass(t1, false);
-        each_manifold_index([&](std::uint32_t k, std::uint32_t mi) {
+        each_manifold_index([&](std::uint32_t k, std::uint32_t /*mi*/) {
             SoftPoint* sp = soft_point + 4 * std::size_t{k};
-            for (int p = 0; p < manifolds[mi].count; ++p) sp[p].total_normal_impulse += sp[p].normal_impulse;
+            for (int p = 0; p < soft_manifold[k].count; ++p) sp[p].total_normal_impulse += sp[p].normal_impulse;
         });
     }
 
     // Restitution, once after the substeps, on points that met faster than the threshold: the relative normal
     // velocity becomes -restitution times what it was as the point first pushed, never pulling; repeated over a
     // manifold's points until they agree, as the passes are.
-    each_manifold(dt, [&](std::uint32_t k, std::uint32_t /*mi*/, const ContactManifold& m, SoftBody& a, SoftBody& b) {
+    each_manifold(dt, [&](std::uint32_t k, const SoftManifold& m, SoftBody& a, SoftBody& b) {
         if (m.restitution == 0.0f) return;
         SoftPoint* sp = soft_point + 4 * std::size_t{k};
         Now now;

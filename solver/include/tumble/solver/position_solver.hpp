@@ -293,10 +293,19 @@ private:
     void solve_soft(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
                     std::span<ContactWarmStart> warm, const glm::vec3& gravity, float dt,
                     const SolverSettings& settings, Parallel& parallel);
-    // A manifold's friction tangents (unit, world frame) and the offset x_b - x_a of its bodies at the start.
+    // What the soft step's passes read of a manifold, packed with it so that they touch neither the ContactManifold
+    // nor the SolverBody: friction tangents (unit, world frame), the offset x_b - x_a of its bodies at the start, the
+    // contact normal, and each side as a dynamic body's place in the island, a kinematic body's index (`kinematic`
+    // bit 1 for A, 2 for B) or kStillSide.
+    static constexpr std::uint32_t kStillSide = 0xffffffffu;
     struct SoftManifold {
         glm::vec3 t1{0.0f}, t2{0.0f};
         glm::vec3 offset{0.0f};
+        glm::vec3 normal{0.0f};
+        std::uint32_t a = kStillSide, b = kStillSide;
+        float friction = 0.0f, restitution = 0.0f;
+        std::uint8_t count = 0;
+        std::uint8_t kinematic = 0;
     };
     // The soft step's scratch of one island, by the manifold's place k in the island (points 4 k + p) and the dynamic
     // body's place in the island (body_local_). As for XPBD, a work unit keeps one for its islands; the large islands,
