@@ -23,6 +23,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "solver_internal.hpp"
@@ -131,6 +132,11 @@ void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactM
         return count >= kColouredIsland && count <= kColouredIslandMax &&
                std::uint64_t{count} * kColouredShare >= total;
     };
+    // Beyond kColouredIslandMax, such an island is coloured by blocks of nearby manifolds instead (block_island).
+    auto huge = [&](std::uint32_t island) {
+        const std::uint32_t count = manifold_begin_[island + 1] - manifold_begin_[island];
+        return count > kColouredIslandMax && std::uint64_t{count} * kColouredShare >= total;
+    };
     // Each work unit's scratch, sized for its largest island (the first unit's also for the large islands).
     const std::size_t units = unit_begin_.size() - 1;
     if (soft_unit_scratch_.size() < std::max<std::size_t>(units, 1))
@@ -143,19 +149,19 @@ void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactM
             most_manifolds =
                 std::max<std::size_t>(most_manifolds, manifold_begin_[island + 1] - manifold_begin_[island]);
             most_bodies = std::max<std::size_t>(most_bodies, body_begin_[island + 1] - body_begin_[island]);
-            colours = colours || large(island);
+            colours = colours || large(island) || huge(island);
         }
         soft_unit_scratch_[colours ? 0 : u].reserve(most_manifolds, most_bodies, colours);
     }
     for_each_island(parallel, [&](std::uint32_t island, std::size_t unit) {
-        if (!large(island))
+        if (!large(island) && !huge(island))
             run_island_soft(island, soft_unit_scratch_[unit], bodies, manifolds, warm, gravity, dt, settings, serial(),
-                            false);
+                            SoftMode::whole);
     });
     for (std::uint32_t island : island_order_)
-        if (large(island))
+        if (large(island) || huge(island))
             run_island_soft(island, soft_unit_scratch_[0], bodies, manifolds, warm, gravity, dt, settings, parallel,
-                            true);
+                            large(island) ? SoftMode::coloured : SoftMode::blocked);
 }
 
 void PositionSolver::colour_island(std::uint32_t island, SoftScratch& scratch, std::span<const SolverBody> bodies,
@@ -193,10 +199,94 @@ void PositionSolver::colour_island(std::uint32_t island, SoftScratch& scratch, s
     for (std::uint32_t k = 0; k < manifold_count; ++k) scratch.coloured[fill[scratch.colour[k]]++] = k;
 }
 
+void PositionSolver::block_island(std::uint32_t island, SoftScratch& scratch, std::span<const SolverBody> bodies,
+                                  std::span<const ContactManifold> manifolds,
+                                  std::array<std::uint32_t, kSoftColours + 2>& begin) {
+    std::uint32_t* body_list = island_bodies_.data() + body_begin_[island];
+    const std::uint32_t body_count = body_begin_[island + 1] - body_begin_[island];
+    std::uint32_t* manifold_list = island_manifolds_.data() + manifold_begin_[island];
+    const std::uint32_t manifold_count = manifold_begin_[island + 1] - manifold_begin_[island];
+    auto moves = [&](std::uint32_t i) { return i != kStaticGeometry && bodies[i].motion == Motion::dynamic; };
+    // The island's bodies in Morton order (Morton 1966) of their centres on a grid of 1024 cells a side over the
+    // island, ties in index order, and its manifolds in the order of their first dynamic body, ties in index order:
+    // nearby manifolds and bodies sit next to each other in the scratch. It depends on the island only.
+    glm::vec3 low(std::numeric_limits<float>::max()), high(-std::numeric_limits<float>::max());
+    for (std::uint32_t k = 0; k < body_count; ++k) {
+        low = glm::min(low, bodies[body_list[k]].position);
+        high = glm::max(high, bodies[body_list[k]].position);
+    }
+    const glm::vec3 scale = 1023.0f / glm::max(high - low, glm::vec3(1e-6f));
+    auto spread = [](std::uint64_t x) {  // the 10 low bits of x, two zero bits after each
+        x &= 0x3ffu;
+        x = (x | (x << 16)) & 0x30000ffu;
+        x = (x | (x << 8)) & 0x300f00fu;
+        x = (x | (x << 4)) & 0x30c30c3u;
+        x = (x | (x << 2)) & 0x9249249u;
+        return x;
+    };
+    std::vector<std::uint64_t>& key = scratch.block_key;
+    key.resize(body_count);
+    for (std::uint32_t k = 0; k < body_count; ++k) {
+        const glm::vec3 cell = (bodies[body_list[k]].position - low) * scale;
+        const std::uint64_t code = spread(static_cast<std::uint64_t>(cell.x)) |
+                                   (spread(static_cast<std::uint64_t>(cell.y)) << 1) |
+                                   (spread(static_cast<std::uint64_t>(cell.z)) << 2);
+        key[k] = (code << 32) | body_list[k];
+    }
+    std::sort(key.begin(), key.end());
+    for (std::uint32_t k = 0; k < body_count; ++k) {
+        body_list[k] = static_cast<std::uint32_t>(key[k] & 0xffffffffu);
+        body_local_[body_list[k]] = k;
+    }
+    key.resize(manifold_count);
+    for (std::uint32_t k = 0; k < manifold_count; ++k) {
+        const ContactManifold& m = manifolds[manifold_list[k]];
+        key[k] = (std::uint64_t{body_local_[moves(m.a) ? m.a : m.b]} << 32) | manifold_list[k];
+    }
+    std::sort(key.begin(), key.end());
+    for (std::uint32_t k = 0; k < manifold_count; ++k)
+        manifold_list[k] = static_cast<std::uint32_t>(key[k] & 0xffffffffu);
+    // Greedy colouring of the blocks in that order: a block takes the lowest colour none of its bodies has yet.
+    const std::uint32_t block_count = (manifold_count + kSoftBlock - 1) / kSoftBlock;
+    scratch.colour_mask.assign(body_count, 0);
+    scratch.colour.resize(block_count);
+    std::array<std::uint32_t, kSoftColours + 1> count{};
+    for (std::uint32_t j = 0; j < block_count; ++j) {
+        const std::uint32_t first = j * kSoftBlock, last = std::min(first + kSoftBlock, manifold_count);
+        std::uint64_t used = 0;
+        for (std::uint32_t k = first; k < last; ++k) {
+            const ContactManifold& m = manifolds[manifold_list[k]];
+            if (moves(m.a)) used |= scratch.colour_mask[body_local_[m.a]];
+            if (moves(m.b)) used |= scratch.colour_mask[body_local_[m.b]];
+        }
+        int colour = std::countr_one(used);
+        if (colour >= kSoftColours) {
+            colour = kSoftColours;
+        } else {
+            const std::uint64_t bit = std::uint64_t{1} << colour;
+            for (std::uint32_t k = first; k < last; ++k) {
+                const ContactManifold& m = manifolds[manifold_list[k]];
+                if (moves(m.a)) scratch.colour_mask[body_local_[m.a]] |= bit;
+                if (moves(m.b)) scratch.colour_mask[body_local_[m.b]] |= bit;
+            }
+        }
+        scratch.colour[j] = static_cast<std::uint8_t>(colour);
+        ++count[static_cast<std::size_t>(colour)];
+    }
+    begin[0] = 0;
+    for (int c = 0; c <= kSoftColours; ++c)
+        begin[static_cast<std::size_t>(c) + 1] =
+            begin[static_cast<std::size_t>(c)] + count[static_cast<std::size_t>(c)];
+    std::array<std::uint32_t, kSoftColours + 1> fill{};
+    for (int c = 0; c <= kSoftColours; ++c) fill[static_cast<std::size_t>(c)] = begin[static_cast<std::size_t>(c)];
+    scratch.blocks.resize(block_count);
+    for (std::uint32_t j = 0; j < block_count; ++j) scratch.blocks[fill[scratch.colour[j]]++] = j;
+}
+
 void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch, std::span<SolverBody> bodies,
                                      std::span<ContactManifold> manifolds, std::span<ContactWarmStart> warm,
                                      const glm::vec3& gravity, float dt, const SolverSettings& settings,
-                                     Parallel& parallel, bool coloured) {
+                                     Parallel& parallel, SoftMode mode) {
     const int substeps = settings.substeps;
     const float h = dt / static_cast<float>(substeps);
     const float inv_h = 1.0f / h;
@@ -205,7 +295,9 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
     const std::uint32_t* manifold_list = island_manifolds_.data() + manifold_begin_[island];
     const std::uint32_t manifold_count = manifold_begin_[island + 1] - manifold_begin_[island];
     // The island's scratch: bodies by their place in the island (body_local_), points and manifolds by the
-    // manifold's place k.
+    // manifold's place k. A blocked island is first put in its blocks' order.
+    std::array<std::uint32_t, kSoftColours + 2> colour_begin{};
+    if (mode == SoftMode::blocked) block_island(island, scratch, bodies, manifolds, colour_begin);
     for (std::uint32_t k = 0; k < body_count; ++k) body_local_[body_list[k]] = k;
     scratch.bodies.resize(body_count);
     scratch.start_q.resize(body_count);
@@ -256,9 +348,9 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
     // visit(k, m, a, b) for each of the island's manifolds (its SoftManifold) with its two sides at time t: in the island's order, or
     // for a coloured island colour by colour, each colour's manifolds (which share no dynamic body) on all threads,
     // then the manifolds that took no colour, in order.
-    std::array<std::uint32_t, kSoftColours + 2> colour_begin{};
-    if (coloured) colour_island(island, scratch, bodies, manifolds, colour_begin);
-    const std::uint32_t* coloured_list = coloured ? scratch.coloured.data() : nullptr;
+    if (mode == SoftMode::coloured) colour_island(island, scratch, bodies, manifolds, colour_begin);
+    const std::uint32_t* coloured_list = mode == SoftMode::coloured ? scratch.coloured.data() : nullptr;
+    const std::uint32_t* block_list = mode == SoftMode::blocked ? scratch.blocks.data() : nullptr;
     const auto threads = static_cast<std::size_t>(std::max(parallel.threads(), 1));
     auto grain = [&](std::size_t count) { return std::max(kColourGrain, (count + threads - 1) / threads); };
     auto each_manifold = [&](float t, auto&& visit) {
@@ -267,8 +359,26 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
             SoftBody ka, kb;
             visit(k, m, side(m.a, (m.kinematic & 1u) != 0, t, ka), side(m.b, (m.kinematic & 2u) != 0, t, kb));
         };
-        if (!coloured) {
+        if (mode == SoftMode::whole) {
             for (std::uint32_t k = 0; k < manifold_count; ++k) one(k);
+            return;
+        }
+        if (mode == SoftMode::blocked) {
+            auto block = [&](std::uint32_t j) {
+                const std::uint32_t last = std::min((j + 1) * kSoftBlock, manifold_count);
+                for (std::uint32_t k = j * kSoftBlock; k < last; ++k) one(k);
+            };
+            for (int c = 0; c <= kSoftColours; ++c) {
+                const std::uint32_t first = colour_begin[static_cast<std::size_t>(c)];
+                const std::uint32_t count = colour_begin[static_cast<std::size_t>(c) + 1] - first;
+                if (c == kSoftColours) {
+                    for (std::uint32_t j = 0; j < count; ++j) block(block_list[first + j]);
+                } else {
+                    parallel.for_each_chunk(count, 1, [&](std::size_t begin, std::size_t end) {
+                        for (std::size_t j = begin; j < end; ++j) block(block_list[first + j]);
+                    });
+                }
+            }
             return;
         }
         for (int c = 0; c < kSoftColours; ++c) {
@@ -429,6 +539,10 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
                 }
                 if (largest <= kLocalTolerance) break;
             }
+            // The relax pass sets the substep's last normal impulses (friction does not change them): add them to
+            // the step's total here rather than in a pass of its own over every point.
+            if (!use_bias)
+                for (int p = 0; p < m.count; ++p) sp[p].total_normal_impulse += sp[p].normal_impulse;
             if (!(m.friction > 0.0f)) return;
             const glm::vec3& t1 = soft_manifold[k].t1;
             const glm::vec3& t2 = soft_manifold[k].t2;
@@ -497,10 +611,6 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
         });
         // 5. Relax: the same constraints without bias, taking out the speed the push-out gave.
         solve_pass(t1, false);
-        each_manifold_index([&](std::uint32_t k, std::uint32_t /*mi*/) {
-            SoftPoint* sp = soft_point + 4 * std::size_t{k};
-            for (int p = 0; p < soft_manifold[k].count; ++p) sp[p].total_normal_impulse += sp[p].normal_impulse;
-        });
     }
 
     // Restitution, once after the substeps, on points that met faster than the threshold: the relative normal

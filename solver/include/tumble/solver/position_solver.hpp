@@ -318,19 +318,32 @@ private:
         std::vector<std::uint64_t> colour_mask;  // per dynamic body: colours its manifolds took (colour_island)
         std::vector<std::uint8_t> colour;        // per manifold: its colour (colour_island)
         std::vector<std::uint32_t> coloured;     // the island's manifolds (places k), colour by colour
+        std::vector<std::uint64_t> block_key;    // per body, then per manifold: its sort key (block_island)
+        std::vector<std::uint32_t> blocks;       // the island's blocks, colour by colour (block_island)
         void reserve(std::size_t manifolds, std::size_t bodies, bool coloured);  // room for an island of this size
     };
+    // How an island's passes run: whole on one thread, colour by colour (colour_island), or block colour by block
+    // colour (block_island).
+    enum class SoftMode : std::uint8_t { whole, coloured, blocked };
     std::vector<SoftScratch> soft_unit_scratch_;  // per work unit
     void run_island_soft(std::uint32_t island, SoftScratch& scratch, std::span<SolverBody> bodies,
                          std::span<ContactManifold> manifolds, std::span<ContactWarmStart> warm,
                          const glm::vec3& gravity, float dt, const SolverSettings& settings, Parallel& parallel,
-                         bool coloured);
+                         SoftMode mode);
     // Greedy colouring of a large island's manifolds (soft step): colour c of the island is
     // scratch.coloured[colour_begin[c] .. colour_begin[c + 1]), manifolds that share no dynamic body, in the island's
     // order; the last colour, kSoftColours, holds what did not fit (solved in order, alone).
     static constexpr int kSoftColours = 32;
     void colour_island(std::uint32_t island, SoftScratch& scratch, std::span<const SolverBody> bodies,
                        std::span<const ContactManifold> manifolds, std::array<std::uint32_t, kSoftColours + 2>& begin);
+    // Colouring of a huge island's blocks (soft step), which keeps each thread's work in one place: the island's
+    // bodies and manifolds are put in the order of a Morton curve of the bodies' centres (island_bodies_,
+    // island_manifolds_, body_local_), the manifolds cut into blocks of kSoftBlock places k, and the blocks coloured
+    // greedily so that blocks of one colour share no dynamic body. Block colour c is scratch.blocks[begin[c] ..
+    // begin[c + 1]); the last, kSoftColours, holds blocks that took no colour (solved in order, alone).
+    static constexpr std::uint32_t kSoftBlock = 1024;
+    void block_island(std::uint32_t island, SoftScratch& scratch, std::span<const SolverBody> bodies,
+                      std::span<const ContactManifold> manifolds, std::array<std::uint32_t, kSoftColours + 2>& begin);
 
     void build_islands(std::span<const SolverBody> bodies, std::span<const ContactManifold> manifolds);
     // Runs `run(island)`, or `run(island, unit)`, for every island of the last build_islands, in the work units of
@@ -382,9 +395,9 @@ private:
     std::vector<std::uint32_t> parent_;          // union-find over body indices
     std::vector<std::uint32_t> island_of_root_;
     std::vector<std::uint32_t> body_island_;     // island of each dynamic body
-    std::vector<std::uint32_t> island_bodies_;   // CSR: dynamic bodies of each island, ascending
+    std::vector<std::uint32_t> island_bodies_;  // CSR: dynamic bodies of each island, ascending (blocked: block_island)
     std::vector<std::uint32_t> body_begin_;
-    std::vector<std::uint32_t> island_manifolds_;  // CSR: manifolds of each island, ascending
+    std::vector<std::uint32_t> island_manifolds_;  // CSR: manifolds of each island, ascending (blocked: block_island)
     std::vector<std::uint32_t> manifold_begin_;
     std::vector<std::uint32_t> island_order_;      // islands, most work first
     std::vector<std::uint32_t> unit_begin_;        // work unit u runs island_order_[unit_begin_[u] .. unit_begin_[u+1])
