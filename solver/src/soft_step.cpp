@@ -115,6 +115,10 @@ void PositionSolver::SoftScratch::reserve(std::size_t manifold_count, std::size_
         colour.reserve(manifold_count);
         coloured.reserve(manifold_count);
     }
+    if (colours && manifold_count > kColouredIslandMax && block_key.capacity() < manifold_count) {
+        block_key.reserve(std::max(manifold_count, body_count));  // block_island: bodies, then manifolds
+        blocks.reserve(manifold_count / PositionSolver::kSoftBlock + 1);
+    }
 }
 
 void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
