@@ -454,7 +454,7 @@ Decoded decode(Reader& in, std::size_t body_count) {
              " carried manifolds are body pairs");
     cache.manifolds.resize(manifolds);
     cache.keys.resize(manifolds);
-    cache.warm.resize(warm ? manifolds : 0);
+    cache.warm.resize(warm ? 4 * manifolds : 0);
     for (std::size_t i = 0; i < manifolds; ++i) {
         Impl::ManifoldKey& key = cache.keys[i];
         key.a = in.u64("a carried manifold's key");
@@ -476,7 +476,7 @@ Decoded decode(Reader& in, std::size_t body_count) {
             cp.friction_anchor_a = in.vec3("a carried point's friction anchor");
             cp.friction_anchor_b = in.vec3("a carried point's friction anchor");
             if (!warm) continue;
-            ContactWarmStart& w = cache.warm[i][static_cast<std::size_t>(p)];
+            ContactWarmStart& w = cache.warm[4 * i + static_cast<std::size_t>(p)];
             w.normal_force = in.f32("a carried point's normal force");
             w.friction_force = in.vec3("a carried point's friction force");
         }
@@ -606,7 +606,7 @@ void check_against(const State& w, Decoded& d) {
             if (!finite(cp.friction_anchor_a) || !finite(cp.friction_anchor_b))
                 fail("carried manifold " + std::to_string(i) + ": a friction anchor is not finite");
             if (d.contact_cache.warm.empty()) continue;
-            const ContactWarmStart& start = d.contact_cache.warm[i][static_cast<std::size_t>(p)];
+            const ContactWarmStart& start = d.contact_cache.warm[4 * i + static_cast<std::size_t>(p)];
             if (!(std::isfinite(start.normal_force) && start.normal_force >= 0.0f) || !finite(start.friction_force))
                 fail("carried manifold " + std::to_string(i) +
                      ": a carried force is not finite (or the normal force "
@@ -681,8 +681,8 @@ std::vector<std::byte> World::save_state() const {
             o.vec3(cp.friction_anchor_a);
             o.vec3(cp.friction_anchor_b);
             if (cache.warm.empty()) continue;
-            o.f32(cache.warm[i][static_cast<std::size_t>(p)].normal_force);
-            o.vec3(cache.warm[i][static_cast<std::size_t>(p)].friction_force);
+            o.f32(cache.warm[4 * i + static_cast<std::size_t>(p)].normal_force);
+            o.vec3(cache.warm[4 * i + static_cast<std::size_t>(p)].friction_force);
         }
     }
 

@@ -385,15 +385,16 @@ constexpr float kWarmStartReach = 0.01f;
 
 void World::Impl::carry_contacts() {
     // Merge-join of the new and the cached manifolds, part by part (body pairs, then triangles), on the pair key.
-    const ContactCache& cache = state.contact_cache;
+    ContactCache& cache = state.contact_cache;
     const bool soft = state.settings.solver.method == SolverMethod::soft_step;
-    if (soft) {
-        reserve_for(scratch.warm, 4 * scratch.manifolds.size());
-        scratch.warm.assign(4 * scratch.manifolds.size(), ContactWarmStart{});
-    } else {
-        scratch.warm.clear();
-    }
     const bool warm = soft && !cache.warm.empty();
+    if (soft) {
+        reserve_for(scratch.warm_source, scratch.manifolds.size());
+        scratch.warm_source.assign(scratch.manifolds.size(), WarmSource{});
+    } else {
+        scratch.warm_source.clear();
+        cache.warm.clear();
+    }
     auto join = [&](std::size_t begin, std::size_t end, std::size_t cached_begin, std::size_t cached_end) {
         std::size_t j = cached_begin;
         for (std::size_t i = begin; i < end && j < cached_end; ++i) {
@@ -423,6 +424,7 @@ void World::Impl::carry_contacts() {
             // kWarmStartReach on A, in A's frame) takes its warm start: two equal faces resting on each other swap
             // which one is the reference face from step to step, and every id with it (Jolt Physics matches contact
             // points by position the same way). Its friction anchors start afresh.
+            WarmSource& source = scratch.warm_source[i];
             for (int p = 0; p < now.count; ++p) {
                 for (int q = 0; match[p] < 0 && q < before.count; ++q) {
                     if (taken & (1u << q)) continue;
@@ -432,35 +434,65 @@ void World::Impl::carry_contacts() {
                     match[p] = q;
                     taken |= 1u << q;
                 }
-                if (match[p] >= 0)
-                    scratch.warm[4 * i + static_cast<std::size_t>(p)] =
-                        cache.warm[j][static_cast<std::size_t>(match[p])];
+                if (match[p] >= 0) {
+                    source.manifold = static_cast<std::uint32_t>(j);
+                    source.point[static_cast<std::size_t>(p)] = static_cast<std::int8_t>(match[p]);
+                }
             }
         }
     };
     join(0, scratch.manifold_pairs, 0, cache.pairs);
     join(scratch.manifold_pairs, scratch.manifolds.size(), cache.pairs, cache.manifolds.size());
+    if (!soft) return;
+
+    // The carried warm starts (4 per carried manifold) become the step's (4 per manifold, in the step's order), in
+    // place. The join takes carried manifolds in increasing order, so a manifold's source lies below it or above it
+    // in the array in runs: those from below are moved first, from the top down, then the rest from the bottom up,
+    // and no entry is overwritten before it is read.
+    const std::size_t count = scratch.manifolds.size();
+    const std::size_t carried = warm ? cache.manifolds.size() : 0;
+    cache.warm.resize(4 * carried);
+    reserve_for(cache.warm, 4 * std::max(count, carried));
+    cache.warm.resize(4 * std::max(count, carried));
+    auto take = [&](std::size_t i) {
+        const WarmSource& source = scratch.warm_source[i];
+        std::array<ContactWarmStart, 4> moved{};
+        if (source.manifold != kNoManifold)
+            for (std::size_t p = 0; p < 4; ++p)
+                if (source.point[p] >= 0)
+                    moved[p] = cache.warm[4 * std::size_t{source.manifold} + static_cast<std::size_t>(source.point[p])];
+        std::copy(moved.begin(), moved.end(), cache.warm.begin() + static_cast<std::ptrdiff_t>(4 * i));
+    };
+    auto from_below = [&](std::size_t i) {
+        const std::uint32_t m = scratch.warm_source[i].manifold;
+        return m != kNoManifold && m < i;
+    };
+    for (std::size_t i = count; i-- > 0;)
+        if (from_below(i)) take(i);
+    for (std::size_t i = 0; i < count; ++i)
+        if (!from_below(i)) take(i);
+    cache.warm.resize(4 * count);
 }
 
 void World::Impl::cache_contacts() {
     ContactCache& cache = state.contact_cache;
-    const bool soft = !scratch.warm.empty();
+    const bool soft = state.settings.solver.method == SolverMethod::soft_step;
     cache.keys.clear();
     cache.manifolds.clear();
-    cache.warm.clear();
     cache.pairs = 0;
     // Room for every manifold, growing geometrically as the scratch does: how many points stick varies from step to
     // step, and a new highest count must not allocate in a steady-state step.
     reserve_for(cache.keys, scratch.manifolds.size());
     reserve_for(cache.manifolds, scratch.manifolds.size());
-    if (soft) reserve_for(cache.warm, scratch.manifolds.size());
+    // The step's warm starts (4 per manifold, carry_contacts) are compacted in place into the carried ones: the
+    // carried manifold c of manifold i has c <= i, and its point k of point p has k <= p.
     for (std::size_t i = 0; i < scratch.manifolds.size(); ++i) {
         const ContactManifold& m = scratch.manifolds[i];
         CarriedManifold carried;
         std::array<ContactWarmStart, 4> warm{};
         for (int p = 0; p < m.count; ++p) {
             const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
-            const ContactWarmStart w = soft ? scratch.warm[4 * i + static_cast<std::size_t>(p)] : ContactWarmStart{};
+            const ContactWarmStart w = soft ? cache.warm[4 * i + static_cast<std::size_t>(p)] : ContactWarmStart{};
             const bool held = w.normal_force != 0.0f || w.friction_force != glm::vec3(0.0f);
             if (!cp.stuck && !held) continue;
             if (cp.stuck) carried.stuck = static_cast<std::uint8_t>(carried.stuck | (1u << carried.count));
@@ -469,19 +501,22 @@ void World::Impl::cache_contacts() {
                                                                          cp.friction_anchor_b};
         }
         if (carried.count == 0) continue;
+        if (soft)
+            std::copy(warm.begin(), warm.end(),
+                      cache.warm.begin() + static_cast<std::ptrdiff_t>(4 * cache.manifolds.size()));
         cache.keys.push_back(manifold_key(i));
         cache.manifolds.push_back(carried);
-        if (soft) cache.warm.push_back(warm);
         if (i < scratch.manifold_pairs) ++cache.pairs;
     }
+    cache.warm.resize(soft ? 4 * cache.manifolds.size() : 0);
 }
 
 // Stage 4. The substeps (PositionSolver::solve): integrate, positions at the anchors, velocities, restitution and
 // dynamic friction; islands on the thread pool. Then the CCD clamp and the guard that keeps centres in front of mesh
 // faces (ccd.cpp).
 void World::Impl::solve_stage() {
-    scratch.solver.solve(scratch.solver_bodies, scratch.manifolds, scratch.warm, state.settings.gravity, scratch.dt,
-                         state.settings.solver, parallel());
+    scratch.solver.solve(scratch.solver_bodies, scratch.manifolds, state.contact_cache.warm, state.settings.gravity,
+                         scratch.dt, state.settings.solver, parallel());
     stats.islands = scratch.solver.island_count();
     ccd_clamp();
     keep_in_front_of_meshes();

@@ -144,11 +144,14 @@ struct World::Impl {
     };
     // What one step's manifolds carry to the next: the manifolds with a point that stuck or held a force, and only
     // those points. Keys in manifold order: body pairs first, then triangles, each part sorted by key. `warm` is
-    // empty unless the last step ran the soft step; then it runs beside `manifolds`, the carried points' warm starts.
+    // empty unless the last step ran the soft step; then it runs beside `manifolds`, 4 entries per manifold (entry
+    // 4 i + p for its point p), the carried points' warm starts. During a soft step the same array holds the step's
+    // warm starts, 4 per manifold of the step, that the solver reads and writes (carry_contacts turns it into that in
+    // place, cache_contacts back): the warm starts are held once.
     struct ContactCache {
         std::vector<ManifoldKey> keys;
         std::vector<CarriedManifold> manifolds;
-        std::vector<std::array<ContactWarmStart, 4>> warm;
+        std::vector<ContactWarmStart> warm;
         std::size_t pairs = 0;  // manifolds[0, pairs) are body pairs
     };
 
@@ -186,6 +189,13 @@ struct World::Impl {
     // wake_near between steps for query_proxies). Nothing in them outlives the step; they are kept only so that
     // steady-state steps reuse the memory. Step bodies are the awake bodies (index k = position in `awake`,
     // k < awake_count) followed by the resting bodies they touch (fixed for the step).
+    // Where a manifold's warm starts come from (soft step; carry_contacts): a carried manifold (kNoManifold: none)
+    // and, per point of the new manifold, the carried point (or -1).
+    static constexpr std::uint32_t kNoManifold = 0xffffffffu;
+    struct WarmSource {
+        std::uint32_t manifold = kNoManifold;
+        std::array<std::int8_t, 4> point{-1, -1, -1, -1};
+    };
     struct StepContext {
         float dt = 0.0f;  // dt of the step under way
         std::size_t awake_count = 0;
@@ -215,7 +225,7 @@ struct World::Impl {
         // This step's manifolds, what the solver works with, in candidate order; both parts (body pairs, then
         // triangles) sorted by key.
         std::vector<ContactManifold> manifolds;
-        std::vector<ContactWarmStart> warm;  // soft step only: 4 per manifold (PositionSolver::solve), else empty
+        std::vector<WarmSource> warm_source;            // soft step only: per manifold (carry_contacts), else empty
         std::vector<std::uint32_t> manifold_candidate;  // per manifold: its candidate (body pair, then triangle) index
         std::size_t manifold_pairs = 0;                 // manifolds[0, manifold_pairs) are body pairs
         PositionSolver solver;                          // its buffers; it keeps nothing between steps
