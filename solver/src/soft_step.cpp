@@ -44,11 +44,12 @@ constexpr float kContactSpeed = 3.0f;
 constexpr int kLocalPasses = 8;
 constexpr int kSolveLocalPasses = 2;
 constexpr float kLocalTolerance = 1e-5f;
-// The solve and relax passes iterate on the manifold's normal velocities alone (its K matrix), which makes a pass
-// cheap enough for the relax pass to run up to 16 of them, to 1e-6 m/s. Measured, as (passes, tolerance): at (8,
-// 1e-5) the 20-row pyramid kept awake crept 1.9 mm between 5 s and 15 s; at (8, 1e-6), where many points stop at the
-// cap short of agreeing, a column of ten cubes leaned 13 mm; at (16, 1e-6) 0.4 mm and 1.8 mm (SoftStep tests: 1 mm and
-// 8.7 mm), and a square inelastic hit spins at 1.6e-7 rad/s.
+// The solve and relax passes push a manifold's points without touching the bodies until the end (the inertia
+// products done once per point), which makes a local pass cheap enough for the relax pass to run up to 16 of them, to
+// 1e-6 m/s. Measured on this solver's tests, (passes, tolerance) = (16, 1e-6): the 20-row pyramid kept awake creeps
+// 0.82 mm between 5 s and 15 s and a column of ten cubes leans 4.8 mm (SoftStep tests: < 1 mm and < 8.7 mm). Both are
+// chaotic measures: a change of round-off alone moved them over 0.17-4.2 mm and 1.4-4.8 mm with this solver, and over
+// 0.73-1.87 mm and 1.4-7.4 mm with the point-by-point pushes before it (docs/benchmarks.md).
 constexpr int kBlockPasses = 16;
 constexpr float kBlockTolerance = 1e-6f;
 // Islands with at least this many manifolds and at least 1 / kColouredShare of all the step's manifolds are coloured
@@ -526,22 +527,22 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
             SoftPoint* sp = soft_point + 4 * std::size_t{k};
             Now now;
             locate(k, m, sp, a, b, now);
-            // The manifold's normal constraints are solved together: the relative normal velocity of point q
-            // changes by K_qp per unit impulse at point p, K_qp = 1/m_a + 1/m_b + (r_aq x n) . I_a^-1 (r_ap x n) +
-            // (r_bq x n) . I_b^-1 (r_bp x n), so the local passes run on the four normal velocities alone and the
-            // bodies take the sum of the changes once (the same Gauss-Seidel iteration as pushing the bodies point by
-            // point, without the bodies; Catto's block solver of Box2D v2.1 solves the same K directly).
+            // The manifold's normal constraints are solved together, without touching the bodies until the end:
+            // an impulse change d at point p moves A's angular velocity by -d I_a^-1 (r_ap x n), B's by
+            // +d I_b^-1 (r_bp x n), and the pair's relative normal velocity by d (1/m_a + 1/m_b), so the passes keep
+            // those sums (dw_a, dw_b, pushed) and read each point's normal velocity from them, as pushing the bodies
+            // point by point would, with the inertia products done once per point instead of once per push. The
+            // velocities stay those of the two bodies' motion (a point's own running total would drift off it by
+            // round-off, which the points of a face, four on one plane, would take up in impulses that cancel out).
             const int count = m.count;
             glm::vec3 ua[4], ub[4], ia[4], ib[4];
-            float vn[4], start[4], bias[4], mass_scale[4], impulse_scale[4];
-            float K[4][4];
+            float vn0[4], bias[4], mass_scale[4], impulse_scale[4];
             for (int p = 0; p < count; ++p) {
                 ua[p] = glm::cross(now.ra[p], n);
                 ub[p] = glm::cross(now.rb[p], n);
                 ia[p] = a.inv_inertia * ua[p];
                 ib[p] = b.inv_inertia * ub[p];
-                vn[p] = glm::dot(velocity_at(b, now.rb[p]) - velocity_at(a, now.ra[p]), n);
-                start[p] = sp[p].normal_impulse;
+                vn0[p] = glm::dot(velocity_at(b, now.rb[p]) - velocity_at(a, now.ra[p]), n);
                 const float sep = now.s[p];
                 bias[p] = 0.0f;
                 mass_scale[p] = 1.0f;
@@ -555,43 +556,37 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
                 }
             }
             const float inv_masses = a.inv_mass + b.inv_mass;
-            for (int q = 0; q < count; ++q)
-                for (int p = q; p < count; ++p)
-                    K[q][p] = K[p][q] = inv_masses + glm::dot(ua[q], ia[p]) + glm::dot(ub[q], ib[p]);
+            float pushed = 0.0f;
+            glm::vec3 dw_a(0.0f), dw_b(0.0f);
             for (int pass = 0; pass < (use_bias ? kSolveLocalPasses : kBlockPasses); ++pass) {
                 float largest = 0.0f;
                 for (int p = 0; p < count; ++p) {
                     SoftPoint& c = sp[p];
+                    const float vn = vn0[p] + inv_masses * pushed + glm::dot(dw_b, ub[p]) - glm::dot(dw_a, ua[p]);
                     const float impulse =
-                        -c.normal_mass * mass_scale[p] * (vn[p] + bias[p]) - impulse_scale[p] * c.normal_impulse;
+                        -c.normal_mass * mass_scale[p] * (vn + bias[p]) - impulse_scale[p] * c.normal_impulse;
                     const float total = std::max(c.normal_impulse + impulse, 0.0f);
                     const float change = total - c.normal_impulse;
                     c.normal_impulse = total;
                     if (change == 0.0f) continue;
                     if (!c.met && c.normal_impulse > 0.0f) {
-                        c.approach = vn[p];  // the relative normal velocity as the point first pushes (restitution)
+                        c.approach = vn;  // the relative normal velocity as the point first pushes (restitution)
                         c.met = true;
                     }
-                    for (int q = 0; q < count; ++q) vn[q] += K[q][p] * change;
+                    pushed += change;
+                    dw_a -= change * ia[p];
+                    dw_b += change * ib[p];
                     largest = std::max(largest, std::abs(change) / c.normal_mass);
                 }
                 if (largest <= kBlockTolerance) break;
             }
-            float pushed = 0.0f;
-            glm::vec3 turn_a(0.0f), turn_b(0.0f);
-            for (int p = 0; p < count; ++p) {
-                const float change = sp[p].normal_impulse - start[p];
-                pushed += change;
-                turn_a += change * ia[p];
-                turn_b += change * ib[p];
-            }
             if (a.dynamic) {
                 a.v -= (a.inv_mass * pushed) * n;
-                a.w -= turn_a;
+                a.w += dw_a;
             }
             if (b.dynamic) {
                 b.v += (b.inv_mass * pushed) * n;
-                b.w += turn_b;
+                b.w += dw_b;
             }
             // The relax pass sets the substep's last normal impulses (friction does not change them): add them to
             // the step's total here rather than in a pass of its own over every point.
