@@ -106,6 +106,39 @@ glm::mat3 world_inverse_inertia(const glm::quat& q, const glm::vec3& inv) {
     return rd * glm::transpose(r);
 }
 
+// Greedy graph colouring (Box2D v3's constraint graph colours): item i, in order, takes the lowest of `colours` colours
+// that none of its dynamic bodies has yet (`colours` itself when none is free), and the items are then listed colour
+// by colour in their order: colour c is order[begin[c] .. begin[c + 1]), begin holding colours + 2 entries.
+// `each_body(i, f)` calls f(local index) for each dynamic body of item i; `mask` holds one word per body.
+template <class EachBody>
+void greedy_colour(std::uint32_t items, std::uint32_t body_count, int colours, EachBody&& each_body,
+                   std::vector<std::uint64_t>& mask, std::vector<std::uint8_t>& colour, std::vector<std::uint32_t>& order,
+                   std::uint32_t* begin) {
+    mask.assign(body_count, 0);
+    colour.resize(items);
+    order.resize(items);
+    std::array<std::uint32_t, 65> count{};
+    for (std::uint32_t i = 0; i < items; ++i) {
+        std::uint64_t used = 0;
+        each_body(i, [&](std::uint32_t k) { used |= mask[k]; });
+        int c = std::countr_one(used);
+        if (c >= colours) {
+            c = colours;
+        } else {
+            const std::uint64_t bit = std::uint64_t{1} << c;
+            each_body(i, [&](std::uint32_t k) { mask[k] |= bit; });
+        }
+        colour[i] = static_cast<std::uint8_t>(c);
+        ++count[static_cast<std::size_t>(c)];
+    }
+    begin[0] = 0;
+    for (int c = 0; c <= colours; ++c)
+        begin[static_cast<std::size_t>(c) + 1] = begin[static_cast<std::size_t>(c)] + count[static_cast<std::size_t>(c)];
+    std::array<std::uint32_t, 65> fill{};
+    for (int c = 0; c <= colours; ++c) fill[static_cast<std::size_t>(c)] = begin[static_cast<std::size_t>(c)];
+    for (std::uint32_t i = 0; i < items; ++i) order[fill[colour[i]]++] = i;
+}
+
 }  // namespace
 
 void PositionSolver::SoftScratch::reserve(std::size_t manifold_count, std::size_t body_count, bool colours) {
@@ -183,33 +216,15 @@ void PositionSolver::colour_island(std::uint32_t island, SoftScratch& scratch, s
     const std::uint32_t body_count = body_begin_[island + 1] - body_begin_[island];
     const std::uint32_t* manifold_list = island_manifolds_.data() + manifold_begin_[island];
     const std::uint32_t manifold_count = manifold_begin_[island + 1] - manifold_begin_[island];
-    scratch.colour_mask.assign(body_count, 0);
-    scratch.colour.resize(manifold_count);
-    scratch.coloured.resize(manifold_count);
     auto moves = [&](std::uint32_t i) { return i != kStaticGeometry && bodies[i].motion == Motion::dynamic; };
-    std::array<std::uint32_t, kSoftColours + 1> count{};
-    for (std::uint32_t k = 0; k < manifold_count; ++k) {
-        const ContactManifold& m = manifolds[manifold_list[k]];
-        std::uint64_t used = 0;
-        if (moves(m.a)) used |= scratch.colour_mask[body_local_[m.a]];
-        if (moves(m.b)) used |= scratch.colour_mask[body_local_[m.b]];
-        int colour = std::countr_one(used);
-        if (colour >= kSoftColours) {
-            colour = kSoftColours;
-        } else {
-            if (moves(m.a)) scratch.colour_mask[body_local_[m.a]] |= std::uint64_t{1} << colour;
-            if (moves(m.b)) scratch.colour_mask[body_local_[m.b]] |= std::uint64_t{1} << colour;
-        }
-        scratch.colour[k] = static_cast<std::uint8_t>(colour);
-        ++count[static_cast<std::size_t>(colour)];
-    }
-    begin[0] = 0;
-    for (int c = 0; c <= kSoftColours; ++c)
-        begin[static_cast<std::size_t>(c) + 1] =
-            begin[static_cast<std::size_t>(c)] + count[static_cast<std::size_t>(c)];
-    std::array<std::uint32_t, kSoftColours + 1> fill{};
-    for (int c = 0; c <= kSoftColours; ++c) fill[static_cast<std::size_t>(c)] = begin[static_cast<std::size_t>(c)];
-    for (std::uint32_t k = 0; k < manifold_count; ++k) scratch.coloured[fill[scratch.colour[k]]++] = k;
+    greedy_colour(
+        manifold_count, body_count, kSoftColours,
+        [&](std::uint32_t k, auto&& f) {
+            const ContactManifold& m = manifolds[manifold_list[k]];
+            if (moves(m.a)) f(body_local_[m.a]);
+            if (moves(m.b)) f(body_local_[m.b]);
+        },
+        scratch.colour_mask, scratch.colour, scratch.coloured, begin.data());
 }
 
 void PositionSolver::block_island(std::uint32_t island, SoftScratch& scratch, std::span<const SolverBody> bodies,
@@ -261,39 +276,17 @@ void PositionSolver::block_island(std::uint32_t island, SoftScratch& scratch, st
         manifold_list[k] = static_cast<std::uint32_t>(key[k] & 0xffffffffu);
     // Greedy colouring of the blocks in that order: a block takes the lowest colour none of its bodies has yet.
     const std::uint32_t block_count = (manifold_count + kSoftBlock - 1) / kSoftBlock;
-    scratch.colour_mask.assign(body_count, 0);
-    scratch.colour.resize(block_count);
-    std::array<std::uint32_t, kSoftColours + 1> count{};
-    for (std::uint32_t j = 0; j < block_count; ++j) {
-        const std::uint32_t first = j * kSoftBlock, last = std::min(first + kSoftBlock, manifold_count);
-        std::uint64_t used = 0;
-        for (std::uint32_t k = first; k < last; ++k) {
-            const ContactManifold& m = manifolds[manifold_list[k]];
-            if (moves(m.a)) used |= scratch.colour_mask[body_local_[m.a]];
-            if (moves(m.b)) used |= scratch.colour_mask[body_local_[m.b]];
-        }
-        int colour = std::countr_one(used);
-        if (colour >= kSoftColours) {
-            colour = kSoftColours;
-        } else {
-            const std::uint64_t bit = std::uint64_t{1} << colour;
+    greedy_colour(
+        block_count, body_count, kSoftColours,
+        [&](std::uint32_t j, auto&& f) {
+            const std::uint32_t first = j * kSoftBlock, last = std::min(first + kSoftBlock, manifold_count);
             for (std::uint32_t k = first; k < last; ++k) {
                 const ContactManifold& m = manifolds[manifold_list[k]];
-                if (moves(m.a)) scratch.colour_mask[body_local_[m.a]] |= bit;
-                if (moves(m.b)) scratch.colour_mask[body_local_[m.b]] |= bit;
+                if (moves(m.a)) f(body_local_[m.a]);
+                if (moves(m.b)) f(body_local_[m.b]);
             }
-        }
-        scratch.colour[j] = static_cast<std::uint8_t>(colour);
-        ++count[static_cast<std::size_t>(colour)];
-    }
-    begin[0] = 0;
-    for (int c = 0; c <= kSoftColours; ++c)
-        begin[static_cast<std::size_t>(c) + 1] =
-            begin[static_cast<std::size_t>(c)] + count[static_cast<std::size_t>(c)];
-    std::array<std::uint32_t, kSoftColours + 1> fill{};
-    for (int c = 0; c <= kSoftColours; ++c) fill[static_cast<std::size_t>(c)] = begin[static_cast<std::size_t>(c)];
-    scratch.blocks.resize(block_count);
-    for (std::uint32_t j = 0; j < block_count; ++j) scratch.blocks[fill[scratch.colour[j]]++] = j;
+        },
+        scratch.colour_mask, scratch.colour, scratch.blocks, begin.data());
 }
 
 void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch, std::span<SolverBody> bodies,
