@@ -112,8 +112,8 @@ glm::mat3 world_inverse_inertia(const glm::quat& q, const glm::vec3& inv) {
 // `each_body(i, f)` calls f(local index) for each dynamic body of item i; `mask` holds one word per body.
 template <class EachBody>
 void greedy_colour(std::uint32_t items, std::uint32_t body_count, int colours, EachBody&& each_body,
-                   std::vector<std::uint64_t>& mask, std::vector<std::uint8_t>& colour, std::vector<std::uint32_t>& order,
-                   std::uint32_t* begin) {
+                   std::vector<std::uint64_t>& mask, std::vector<std::uint8_t>& colour,
+                   std::vector<std::uint32_t>& order, std::uint32_t* begin) {
     mask.assign(body_count, 0);
     colour.resize(items);
     order.resize(items);
@@ -133,7 +133,8 @@ void greedy_colour(std::uint32_t items, std::uint32_t body_count, int colours, E
     }
     begin[0] = 0;
     for (int c = 0; c <= colours; ++c)
-        begin[static_cast<std::size_t>(c) + 1] = begin[static_cast<std::size_t>(c)] + count[static_cast<std::size_t>(c)];
+        begin[static_cast<std::size_t>(c) + 1] =
+            begin[static_cast<std::size_t>(c)] + count[static_cast<std::size_t>(c)];
     std::array<std::uint32_t, 65> fill{};
     for (int c = 0; c <= colours; ++c) fill[static_cast<std::size_t>(c)] = begin[static_cast<std::size_t>(c)];
     for (std::uint32_t i = 0; i < items; ++i) order[fill[colour[i]]++] = i;
