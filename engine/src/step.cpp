@@ -450,8 +450,7 @@ void World::Impl::carry_contacts() {
     // in the array in runs: those from below are moved first, from the top down, then the rest from the bottom up,
     // and no entry is overwritten before it is read.
     const std::size_t count = scratch.manifolds.size();
-    const std::size_t carried = warm ? cache.manifolds.size() : 0;
-    cache.warm.resize(4 * carried);
+    const std::size_t carried = warm ? cache.manifolds.size() : 0;  // cache.warm holds 4 per carried manifold
     reserve_for(cache.warm, 4 * std::max(count, carried));
     cache.warm.resize(4 * std::max(count, carried));
     auto take = [&](std::size_t i) {

@@ -352,9 +352,10 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
         apply(b, rb, change * n);
         return change;
     };
-    // visit(k, m, a, b) for each of the island's manifolds (its SoftManifold) with its two sides at time t: in the island's order, or
-    // for a coloured island colour by colour, each colour's manifolds (which share no dynamic body) on all threads,
-    // then the manifolds that took no colour, in order.
+    // visit(k, m, a, b) for each of the island's manifolds (its SoftManifold) with its two sides at time t: in the
+    // island's order; for a coloured island colour by colour, each colour's manifolds (which share no dynamic body) on
+    // all threads, then the manifolds that took no colour, in order; for a blocked island block colour by block colour,
+    // each colour's blocks on all threads and each block's manifolds in order, then the blocks that took no colour.
     if (mode == SoftMode::coloured) colour_island(island, scratch, bodies, manifolds, colour_begin);
     const std::uint32_t* coloured_list = mode == SoftMode::coloured ? scratch.coloured.data() : nullptr;
     const std::uint32_t* block_list = mode == SoftMode::blocked ? scratch.blocks.data() : nullptr;
@@ -499,9 +500,8 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
         float s[4];
         glm::vec3 dx;  // x_b - x_a now
     };
-    auto locate = [&](std::uint32_t k, const SoftManifold& m, const SoftPoint* sp, const SoftBody& a, const SoftBody& b,
-                      Now& now) {
-        now.dx = soft_manifold[k].offset + (b.dp - a.dp);
+    auto locate = [&](const SoftManifold& m, const SoftPoint* sp, const SoftBody& a, const SoftBody& b, Now& now) {
+        now.dx = m.offset + (b.dp - a.dp);
         for (int p = 0; p < m.count; ++p) {
             const glm::vec3 pra = a.dr * sp[p].ra, prb = b.dr * sp[p].rb;
             now.s[p] = glm::dot(now.dx + prb - pra, m.normal) + sp[p].separation;
@@ -512,22 +512,22 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
 
     // One pass of sequential impulses over the island's points: the normal constraints (soft, with bias, when
     // `use_bias`; rigid without), repeated over the manifold's points until they agree (a single pass over the four
-    // corners of a square hit leaves the first corner with the most and the bodies spinning; kLocalPasses), then
-    // friction within the cone of each point's normal impulse.
+    // corners of a square hit leaves the first corner with the most and the bodies spinning; kSolveLocalPasses with
+    // bias, kBlockPasses without), then friction within the cone of each point's normal impulse.
     auto solve_pass = [&](float t, bool use_bias) {
         each_manifold(t, [&](std::uint32_t k, const SoftManifold& m, SoftBody& a, SoftBody& b) {
             const Softness& soft = (a.inv_mass == 0.0f || b.inv_mass == 0.0f) ? static_soft : contact_soft;
             const glm::vec3 n = m.normal;
             SoftPoint* sp = soft_point + 4 * std::size_t{k};
             Now now;
-            locate(k, m, sp, a, b, now);
+            locate(m, sp, a, b, now);
             // The manifold's normal constraints are solved together, without touching the bodies until the end:
             // an impulse change d at point p moves A's angular velocity by -d I_a^-1 (r_ap x n), B's by
             // +d I_b^-1 (r_bp x n), and the pair's relative normal velocity by d (1/m_a + 1/m_b), so the passes keep
             // those sums (dw_a, dw_b, pushed) and read each point's normal velocity from them, as pushing the bodies
             // point by point would, with the inertia products done once per point instead of once per push. The
-            // velocities stay those of the two bodies' motion (a point's own running total would drift off it by
-            // round-off, which the points of a face, four on one plane, would take up in impulses that cancel out).
+            // velocities stay those of the two bodies' motion: keeping each point's own running total instead (through
+            // the manifold's K matrix) failed the creep and lean tests under changes of round-off (docs/benchmarks.md).
             const int count = m.count;
             glm::vec3 ua[4], ub[4], ia[4], ib[4];
             float vn0[4], bias[4], mass_scale[4], impulse_scale[4];
@@ -587,8 +587,8 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
             if (!use_bias)
                 for (int p = 0; p < m.count; ++p) sp[p].total_normal_impulse += sp[p].normal_impulse;
             if (!(m.friction > 0.0f)) return;
-            const glm::vec3& t1 = soft_manifold[k].t1;
-            const glm::vec3& t2 = soft_manifold[k].t2;
+            const glm::vec3& t1 = m.t1;
+            const glm::vec3& t2 = m.t2;
             for (int p = 0; p < m.count; ++p) {
                 SoftPoint& c = sp[p];
                 const glm::vec3 dv = velocity_at(b, now.rb[p]) - velocity_at(a, now.ra[p]);
@@ -625,11 +625,11 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
         });
         // 2. Warm start: every point's accumulated impulses, from the last substep or step.
         each_manifold(t0, [&](std::uint32_t k, const SoftManifold& m, SoftBody& a, SoftBody& b) {
-            const glm::vec3& ta = soft_manifold[k].t1;
-            const glm::vec3& tb = soft_manifold[k].t2;
+            const glm::vec3& ta = m.t1;
+            const glm::vec3& tb = m.t2;
             const SoftPoint* sp = soft_point + 4 * std::size_t{k};
             Now now;
-            locate(k, m, sp, a, b, now);
+            locate(m, sp, a, b, now);
             for (int p = 0; p < m.count; ++p) {
                 const SoftPoint& c = sp[p];
                 const glm::vec3 impulse =
@@ -663,7 +663,7 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
         if (m.restitution == 0.0f) return;
         SoftPoint* sp = soft_point + 4 * std::size_t{k};
         Now now;
-        locate(k, m, sp, a, b, now);
+        locate(m, sp, a, b, now);
         for (int pass = 0; pass < kLocalPasses; ++pass) {
             float largest = 0.0f;
             for (int p = 0; p < m.count; ++p) {
