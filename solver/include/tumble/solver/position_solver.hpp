@@ -157,7 +157,8 @@ struct ContactWarmStart {
 /// Tangential offset (metres) of a point's friction anchors below which it counts as stuck at the end of a step.
 inline constexpr float kStickDistance = 5e-4f;
 
-/// A contact manifold between body A and body B (or static geometry), found once per step.
+/// A contact manifold between body A and body B (or static geometry), found once per step. (Its one-byte flags sit
+/// together after `axis`, with no padding between them: 364 bytes.)
 struct ContactManifold {
     std::uint32_t a = 0;                ///< index of body A in the body array
     std::uint32_t b = kStaticGeometry;  ///< index of body B, or kStaticGeometry
@@ -168,6 +169,11 @@ struct ContactManifold {
     std::array<ContactPoint, 4> points{};
     int axis = -1;          ///< the narrowphase's separating axis and sign (ContactT::axis, ::negative); the solver
     bool negative = false;  ///< does not read them, the engine reports them with the contact
+    bool reference_is_a = true;  ///< the reference face is A's (see side_planes)
+    /// Found where a fast body will first touch (continuous collision detection): a point that was apart at the start
+    /// of the step takes its friction anchors where it touches, since the body slid along the surface on its way
+    /// there without touching it.
+    bool impact = false;
     /// For a face contact: the reference face's side planes (unit normal xyz, offset w) in the frame of the body
     /// the face belongs to (A when `reference_is_a`, else B; world frame for kStaticGeometry). A point that is apart
     /// when the manifold is found engages only if its anchor on the other body is over the face (within kOverhang)
@@ -176,12 +182,7 @@ struct ContactManifold {
     /// while the corners of two equal faces, which sit on each other's edges, do not flicker. 0 sides: no such
     /// limit (edge contacts).
     int sides = 0;
-    bool reference_is_a = true;
     std::array<glm::vec4, 4> side_planes{};
-    /// Found where a fast body will first touch (continuous collision detection): a point that was apart at the start
-    /// of the step takes its friction anchors where it touches, since the body slid along the surface on its way
-    /// there without touching it.
-    bool impact = false;
 };
 
 /// How far past the edge of its reference face (metres) a contact point may engage: the round-off of points that
