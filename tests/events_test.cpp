@@ -1,6 +1,7 @@
 // Collision layers and masks, sensors, and contact events (begin, persist, end; list and callback; order).
 
 #include <algorithm>
+#include <map>
 
 #include <gtest/gtest.h>
 
@@ -263,6 +264,95 @@ TEST(Events, OrderIsSortedByPairAndRepeatable) {
         EXPECT_EQ(a[i].b, b[i].b);
         EXPECT_EQ(a[i].contact.depth, b[i].contact.depth);
     }
+}
+
+// The event list against an oracle built from contacts(): one entry per pair (a body-mesh pair keeps its deepest
+// contact, the lowest triangle on ties), begin / persist / end from this step's pairs against the last step's, in
+// pair order. Bodies are destroyed and created mid-run, so that new bodies take freed slots and slot order stops
+// being creation order (the report then cannot rely on its touches coming in pair order).
+TEST(Events, AgreeWithTheContactListWhenSlotsAreReused) {
+    using tumble::ContactRecord;
+    auto pair_less = [](const ContactRecord& x, const ContactRecord& y) {
+        if (x.a != y.a) return x.a < y.a;
+        if (x.mesh.is_null() != y.mesh.is_null()) return x.mesh.is_null();
+        return x.mesh.is_null() ? x.b < y.b : x.mesh < y.mesh;
+    };
+    using Pairs = std::map<ContactRecord, ContactRecord, decltype(pair_less)>;
+    auto pairs_of = [&](const World& w) {
+        Pairs out(pair_less);
+        for (const ContactRecord& c : w.contacts()) {
+            auto [it, fresh] = out.emplace(c, c);
+            const ContactRecord& kept = it->second;
+            if (!fresh && (c.contact.depth > kept.contact.depth ||
+                           (c.contact.depth == kept.contact.depth && c.triangle < kept.triangle)))
+                it->second = c;
+        }
+        return out;
+    };
+    World w(no_sleep());
+    w.add_mesh(floor_mesh());
+    testutil::Random rng(11);
+    std::vector<BodyId> bodies;
+    auto drop = [&](int count, float height) {
+        for (int i = 0; i < count; ++i) {
+            tumble::BodyDef d = box(rng.vec(-2, 2) + glm::vec3(0, height, 0), rng.vec(0.15, 0.4));
+            d.orientation = rng.rotation();
+            bodies.push_back(w.create_body(d));
+        }
+    };
+    drop(120, 3.0f);
+    Pairs before(pair_less);
+    std::size_t checked = 0, ends = 0, reused = 0;
+    for (int n = 0; n < 200; ++n) {
+        if (n == 60 || n == 120) {
+            // Every third body goes; as many new ones fall in, into the freed slots.
+            for (std::size_t i = 0; i < bodies.size(); i += 3) w.destroy_body(bodies[i]);
+            std::vector<BodyId> kept;
+            for (std::size_t i = 0; i < bodies.size(); ++i)
+                if (i % 3 != 0) kept.push_back(bodies[i]);
+            bodies = kept;
+            const std::size_t first_new = bodies.size();
+            drop(40, 5.0f);
+            for (std::size_t i = first_new; i < bodies.size(); ++i)
+                for (std::size_t j = 0; j < first_new; ++j) reused += bodies[i] < bodies[j] ? 1 : 0;
+        }
+        w.step(kDt);
+        const Pairs now = pairs_of(w);
+        std::vector<std::pair<ContactEventType, ContactRecord>> expected;
+        auto i = before.begin();
+        auto j = now.begin();
+        while (i != before.end() || j != now.end()) {
+            if (j == now.end() || (i != before.end() && pair_less(i->first, j->first))) {
+                expected.push_back({ContactEventType::end, (i++)->second});
+            } else if (i == before.end() || pair_less(j->first, i->first)) {
+                expected.push_back({ContactEventType::begin, (j++)->second});
+            } else {
+                expected.push_back({ContactEventType::persist, (j++)->second});
+                ++i;
+            }
+        }
+        std::vector<ContactEvent> events;
+        for (const ContactEvent& e : w.contact_events())
+            if (!e.sensor) events.push_back(e);
+        ASSERT_EQ(events.size(), expected.size()) << "step " << n;
+        for (std::size_t k = 0; k < events.size(); ++k) {
+            const ContactEvent& e = events[k];
+            const ContactRecord& r = expected[k].second;
+            ASSERT_EQ(e.type, expected[k].first) << "step " << n << " event " << k;
+            EXPECT_EQ(e.a, r.a);
+            EXPECT_EQ(e.b, r.b);
+            EXPECT_EQ(e.mesh, r.mesh);
+            EXPECT_EQ(e.triangle, r.triangle);
+            EXPECT_EQ(e.contact.depth, r.contact.depth);
+            EXPECT_EQ(e.contact.normal, r.contact.normal);
+            ends += e.type == ContactEventType::end ? 1 : 0;
+        }
+        checked += events.size();
+        before = now;
+    }
+    EXPECT_GT(checked, 10000u);
+    EXPECT_GT(ends, 50u);
+    EXPECT_GT(reused, 1000u) << "new bodies must sit in slots below older bodies";
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // what awake bodies touched, and the contacts() view. See events.hpp for the event contract.
 
 #include <algorithm>
+#include <array>
 #include <limits>
 
 #include <tumble/narrowphase/contact_policy.hpp>
@@ -37,11 +38,64 @@ bool event_order(const Touch& x, const Touch& y) {
     return x.record.triangle < y.record.triangle;
 }
 
+// aggregate's common case, without a sort. The report lists its touches in a few runs that are each in pair order
+// with the touches of one pair together (body pairs by a then b, body-mesh pairs by body, mesh and triangle, then
+// sensor pairs), as long as slots are in creation order. When the touches form at most kRuns such runs and no pair
+// is in two of them, the runs are merged pair by pair, keeping each pair's first touch in event order: exactly
+// what sorting gives. Otherwise returns false and leaves `out` empty.
+bool aggregate_runs(const std::vector<Touch>& touches, std::vector<std::uint32_t>& out) {
+    constexpr std::size_t kRuns = 4;
+    const std::size_t n = touches.size();
+    auto group_end = [&](std::size_t i) {  // end of the group of touches of i's pair that starts at i
+        std::size_t j = i + 1;
+        while (j < n && compare_pair(touches[j].record, touches[i].record) == 0) ++j;
+        return j;
+    };
+    std::array<std::size_t, kRuns + 1> run{};  // run r is [run[r], run[r + 1]); its groups' pairs strictly increase
+    std::size_t runs = 0;
+    for (std::size_t i = 0, previous = n; i < n;) {
+        const std::size_t next = group_end(i);
+        if (previous == n || compare_pair(touches[previous].record, touches[i].record) >= 0) {
+            if (runs == kRuns) return false;
+            run[runs++] = i;
+        }
+        previous = i;
+        i = next;
+    }
+    run[runs] = n;
+    std::array<std::size_t, kRuns> at{}, end{};
+    for (std::size_t r = 0; r < runs; ++r) at[r] = run[r], end[r] = run[r + 1];
+    for (;;) {
+        std::size_t pick = kRuns;
+        for (std::size_t r = 0; r < runs; ++r) {
+            if (at[r] == end[r]) continue;
+            if (pick == kRuns) {
+                pick = r;
+                continue;
+            }
+            const int c = compare_pair(touches[at[r]].record, touches[at[pick]].record);
+            if (c == 0) {  // one pair in two runs: sort instead
+                out.clear();
+                return false;
+            }
+            if (c < 0) pick = r;
+        }
+        if (pick == kRuns) return true;
+        const std::size_t next = group_end(at[pick]);
+        std::size_t best = at[pick];
+        for (std::size_t j = best + 1; j < next; ++j)
+            if (event_order(touches[j], touches[best])) best = j;
+        out.push_back(static_cast<std::uint32_t>(best));
+        at[pick] = next;
+    }
+}
+
 // One entry per event pair, sorted, keeping the deepest contact of a body-mesh pair (lowest triangle on ties): indices
 // into `touches` (4 bytes per touch instead of a copy of each).
 void aggregate(const std::vector<Touch>& touches, std::vector<std::uint32_t>& out) {
     out.clear();
     reserve_for(out, touches.size());
+    if (aggregate_runs(touches, out)) return;
     for (std::size_t i = 0; i < touches.size(); ++i) out.push_back(static_cast<std::uint32_t>(i));
     std::sort(out.begin(), out.end(),
               [&](std::uint32_t x, std::uint32_t y) { return event_order(touches[x], touches[y]); });
