@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <mutex>
 #include <set>
@@ -29,6 +30,7 @@
 #include <tumble/core/checks.hpp>
 #include <tumble/core/error.hpp>
 #include <tumble/core/parallel.hpp>
+#include <tumble/core/parallel_sort.hpp>
 #include <tumble/core/slot_id.hpp>
 #include <tumble/core/thread_pool.hpp>
 #include <tumble/engine/ids.hpp>
@@ -151,6 +153,63 @@ TEST(CoreThreadPool, CoversEveryItemAndUsesNoMoreThreadsThanItHas) {
             EXPECT_LE(seen.size(), static_cast<std::size_t>(threads));
         }
     }
+}
+
+// parallel_sort against std::sort: sorted by the key, a permutation of the input, and the same array (ties'
+// payloads included, in the documented order of runs and merges) for 1 to 4 threads; with distinct keys it is
+// std::sort's array.
+TEST(CoreParallelSort, SortsLikeStdSortAndOrdersTiesAsDocumentedForAnyThreadCount) {
+    struct Item {
+        std::uint32_t key;
+        std::uint32_t payload;
+        bool operator==(const Item&) const = default;
+    };
+    const auto by_key = [](const Item& x, const Item& y) { return x.key < y.key; };
+    const std::size_t run = tumble::kSortRun;
+    const std::size_t sizes[] = {0, 1, 5, run, run + 1, 2 * run, 3 * run + 17, 8 * run, 10 * run + 5, 100003};
+    std::uint64_t state = 12345;
+    auto next = [&] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<std::uint32_t>(state >> 33);
+    };
+    for (const std::size_t n : sizes)
+        for (const std::uint32_t distinct : {0u, 50u}) {  // 0: every key distinct; 50: keys repeat
+            std::vector<Item> input(n);
+            for (std::size_t i = 0; i < n; ++i)
+                input[i] = {distinct == 0 ? static_cast<std::uint32_t>(i) * 2654435761u : next() % distinct,
+                            static_cast<std::uint32_t>(i)};
+            if (distinct == 0) std::reverse(input.begin(), input.end());
+            std::vector<Item> expected = input;
+            std::sort(expected.begin(), expected.end(), by_key);
+            // The documented order of ties: runs of kSortRun sorted by std::sort, then merged pairwise by std::merge.
+            std::vector<Item> merged = input, into(n);
+            for (std::size_t b = 0; b < n; b += run)
+                std::sort(merged.begin() + static_cast<std::ptrdiff_t>(b),
+                          merged.begin() + static_cast<std::ptrdiff_t>(std::min(b + run, n)), by_key);
+            for (std::size_t width = run; n > run && width < n; width *= 2) {
+                for (std::size_t lo = 0; lo < n; lo += 2 * width) {
+                    const auto at = [&](std::size_t i) { return merged.begin() + static_cast<std::ptrdiff_t>(i); };
+                    std::merge(at(lo), at(std::min(lo + width, n)), at(std::min(lo + width, n)),
+                               at(std::min(lo + 2 * width, n)), into.begin() + static_cast<std::ptrdiff_t>(lo), by_key);
+                }
+                merged.swap(into);
+            }
+            for (int threads = 1; threads <= 4; ++threads) {
+                tumble::ThreadPool pool(threads);
+                std::vector<Item> v = input, buffer;
+                tumble::parallel_sort(v, buffer, by_key, pool);
+                ASSERT_EQ(v.size(), n);
+                ASSERT_TRUE(std::is_sorted(v.begin(), v.end(), by_key)) << n << " items, " << threads << " threads";
+                std::vector<std::uint32_t> payloads;
+                for (const Item& x : v) payloads.push_back(x.payload);
+                std::sort(payloads.begin(), payloads.end());
+                for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(payloads[i], i) << "not a permutation";
+                if (distinct == 0) {
+                    EXPECT_EQ(v, expected) << n << " items, " << threads << " threads";
+                }
+                EXPECT_EQ(v, merged) << n << " items, " << threads << " threads: ties not in the documented order";
+            }
+        }
 }
 
 TEST(CoreThreadPool, ZeroOrNegativeThreadsMeansTheCallerAlone) {

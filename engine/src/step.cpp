@@ -6,6 +6,7 @@
 #include <cmath>
 #include <span>
 
+#include <tumble/core/parallel_sort.hpp>
 #include <tumble/narrowphase/contact_policy.hpp>
 
 #include "world_impl.hpp"
@@ -36,6 +37,7 @@ Manifold reversed(Manifold m) {
 // Chunk size of the stages that run per body or per candidate on several threads.
 constexpr std::size_t kBodyGrain = 64;
 constexpr std::size_t kCandidateGrain = 128;
+constexpr std::size_t kCarryGrain = 256;
 
 }  // namespace
 
@@ -200,7 +202,8 @@ void World::Impl::broadphase_stage() {
     auto by_creation = [&](const SlotPair& x, const SlotPair& y) {
         return x.a != y.a ? created_before(x.a, y.a) : created_before(x.b, y.b);
     };
-    std::sort(scratch.candidate_pairs.begin(), scratch.candidate_pairs.end(), by_creation);
+    // Pairs are distinct, so their order is unique; parallel_sort spreads it over the threads.
+    parallel_sort(scratch.candidate_pairs, scratch.pair_sort, by_creation, par);
     std::sort(scratch.sensor_pairs.begin(), scratch.sensor_pairs.end(), by_creation);
     scratch.mesh_order.clear();
     for (std::uint32_t m = 0; m < state.meshes.size(); ++m)
@@ -395,8 +398,12 @@ void World::Impl::carry_contacts() {
         scratch.warm_source.clear();
         cache.warm.clear();
     }
-    auto join = [&](std::size_t begin, std::size_t end, std::size_t cached_begin, std::size_t cached_end) {
-        std::size_t j = cached_begin;
+    auto join_range = [&](std::size_t begin, std::size_t end, std::size_t cached_begin, std::size_t cached_end) {
+        if (begin == end) return;
+        std::size_t j = static_cast<std::size_t>(
+            std::lower_bound(cache.keys.begin() + static_cast<std::ptrdiff_t>(cached_begin),
+                             cache.keys.begin() + static_cast<std::ptrdiff_t>(cached_end), manifold_key(begin)) -
+            cache.keys.begin());
         for (std::size_t i = begin; i < end && j < cached_end; ++i) {
             const ManifoldKey key = manifold_key(i);
             while (j < cached_end && cache.keys[j] < key) ++j;
@@ -440,6 +447,14 @@ void World::Impl::carry_contacts() {
                 }
             }
         }
+    };
+    // Manifold i's carried manifold is the one with its key, if any: each chunk of manifolds finds where its first
+    // key would be among the carried keys and walks on from there, on the threads. Chunks write only their own
+    // manifolds and warm sources.
+    auto join = [&](std::size_t begin, std::size_t end, std::size_t cached_begin, std::size_t cached_end) {
+        parallel().for_each_chunk(end - begin, kCarryGrain, [&](std::size_t first, std::size_t last) {
+            join_range(begin + first, begin + last, cached_begin, cached_end);
+        });
     };
     join(0, scratch.manifold_pairs, 0, cache.pairs);
     join(scratch.manifold_pairs, scratch.manifolds.size(), cache.pairs, cache.manifolds.size());

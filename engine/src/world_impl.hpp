@@ -213,6 +213,7 @@ struct World::Impl {
         std::vector<ProxyId> query_proxies;
         std::vector<SlotPair> candidate_pairs;
         std::vector<SlotPair> sensor_pairs;
+        std::vector<SlotPair> pair_sort;   // broadphase: parallel_sort's buffer for candidate_pairs
         std::vector<BodyPair> body_pairs;  // candidate_pairs as step-body indices
         std::vector<TriangleCandidate> triangle_candidates;
         std::vector<std::uint32_t> mesh_order;      // live mesh slots by creation sequence
