@@ -28,6 +28,9 @@ namespace {
 constexpr float kCcdMotionFraction = 0.25f;
 // Overlap, metres, beyond which a swept body the solver left inside an obstacle it hit is put back (ccd_clamp).
 constexpr float kCcdTolerance = 1e-3f;
+// Triangle candidates per chunk of the mesh guard's first pass on the threads, and bodies per chunk of its second.
+constexpr std::size_t kGuardGrain = 512;
+constexpr std::size_t kGuardBodyGrain = 64;
 // keep_in_front_of_meshes: how far in front of a triangle's plane a centre that went through it is put back
 // (metres; less if it started the step closer), and the slack of its inside-the-triangle test (a fraction of the
 // squared doubled area, about that fraction of an edge's length times the triangle's height).
@@ -188,15 +191,17 @@ void World::Impl::keep_in_front_of_meshes() {
     first.assign(scratch.awake_count, 2.0f);
     face.resize(scratch.awake_count);
     // The triangles the broadphase found for each body cover its centre's path while that path stays inside the box
-    // they were found with (the common case: the solver moved the body about as predicted).
-    for (const TriangleCandidate& tc : scratch.triangle_candidates) {
+    // they were found with (the common case: the solver moved the body about as predicted). A body's candidates sit
+    // together (the broadphase lists them body by body), and a chunk of candidates on the threads takes every body
+    // whose first candidate it holds, whole: each body's candidates are seen in order by one thread.
+    auto guard_candidate = [&](const TriangleCandidate& tc) {
         const Triangle& tri = shape_of(tc);
         const glm::vec3 from = start_center(tc.body), to = scratch.solver_bodies[tc.body].position;
         const glm::vec3 n = tri.scaled_normal();
         const float before = glm::dot(from - tri.a, n), after = glm::dot(to - tri.a, n);
-        if (!(before > 0.0f && after < 0.0f)) continue;
+        if (!(before > 0.0f && after < 0.0f)) return;
         const float t = before / (before - after);
-        if (!(t < first[tc.body])) continue;
+        if (!(t < first[tc.body])) return;
         // Where the path meets the plane, inside the triangle (each edge's side test; a little outside counts too,
         // so that a path through an edge two triangles share is caught by one of them whatever the rounding).
         const glm::vec3 p = from + (to - from) * t;
@@ -204,34 +209,45 @@ void World::Impl::keep_in_front_of_meshes() {
         if (glm::dot(glm::cross(tri.b - tri.a, p - tri.a), n) < slack ||
             glm::dot(glm::cross(tri.c - tri.b, p - tri.b), n) < slack ||
             glm::dot(glm::cross(tri.a - tri.c, p - tri.c), n) < slack)
-            continue;
+            return;
         first[tc.body] = t;
         face[tc.body] = glm::normalize(n);
-    }
+    };
+    const std::vector<TriangleCandidate>& candidates = scratch.triangle_candidates;
+    parallel().for_each_chunk(candidates.size(), kGuardGrain, [&](std::size_t begin, std::size_t end) {
+        const std::size_t chunk_end = end;
+        while (begin < chunk_end && begin > 0 && candidates[begin].body == candidates[begin - 1].body) ++begin;
+        if (begin == chunk_end) return;
+        while (end < candidates.size() && candidates[end].body == candidates[end - 1].body) ++end;
+        for (std::size_t c = begin; c < end; ++c) guard_candidate(candidates[c]);
+    });
     // A body the solver moved out of that box (deflected by a hit into a direction it was not going): its path is
-    // cast against the meshes' BVHs.
-    for (std::uint32_t k = 0; k < scratch.awake_count; ++k) {
-        const Body& b = state.bodies[state.awake[k]];
-        if (!b.dynamic() || b.sensor) continue;
-        const glm::vec3 from = start_center(k), to = scratch.solver_bodies[k].position;
-        const Aabb searched = state.active.aabb(b.proxy);
-        if (searched.contains(Aabb{to, to})) continue;
-        const float length = glm::length(to - from);
-        if (!(length > 0.0f)) continue;
-        const glm::vec3 direction = (to - from) / length;
-        for (std::uint32_t m : scratch.mesh_order) {
-            if (!layers_collide(b.layer, b.mask, state.meshes[m].layer, state.meshes[m].mask)) continue;
-            state.meshes[m].index.raycast(from, direction, length, [&](const RayHit& hit) {
-                if (!hit.front_face) return length;
-                const float t = hit.distance / length;
-                if (t < first[k]) {
-                    first[k] = t;
-                    face[k] = hit.normal;
+    // cast against the meshes' BVHs (bodies apart on the threads; each writes only its own entries).
+    parallel().for_each_chunk(
+        scratch.awake_count, kGuardBodyGrain, [&](std::size_t chunk_begin, std::size_t chunk_end) {
+            for (auto k = static_cast<std::uint32_t>(chunk_begin); k < chunk_end; ++k) {
+                const Body& b = state.bodies[state.awake[k]];
+                if (!b.dynamic() || b.sensor) continue;
+                const glm::vec3 from = start_center(k), to = scratch.solver_bodies[k].position;
+                const Aabb searched = state.active.aabb(b.proxy);
+                if (searched.contains(Aabb{to, to})) continue;
+                const float length = glm::length(to - from);
+                if (!(length > 0.0f)) continue;
+                const glm::vec3 direction = (to - from) / length;
+                for (std::uint32_t m : scratch.mesh_order) {
+                    if (!layers_collide(b.layer, b.mask, state.meshes[m].layer, state.meshes[m].mask)) continue;
+                    state.meshes[m].index.raycast(from, direction, length, [&](const RayHit& hit) {
+                        if (!hit.front_face) return length;
+                        const float t = hit.distance / length;
+                        if (t < first[k]) {
+                            first[k] = t;
+                            face[k] = hit.normal;
+                        }
+                        return length;
+                    });
                 }
-                return length;
-            });
-        }
-    }
+            }
+        });
     std::size_t guarded = 0;
     for (std::uint32_t k = 0; k < scratch.awake_count; ++k) {
         if (!(first[k] <= 1.0f)) continue;
