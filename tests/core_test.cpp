@@ -212,6 +212,22 @@ TEST(CoreParallelSort, SortsLikeStdSortAndOrdersTiesAsDocumentedForAnyThreadCoun
         }
 }
 
+// Workers spin for ThreadPool::kSpin after a call and then sleep: calls that come after they fell asleep, and calls
+// that come while they spin, both run every chunk once, and a pool destroyed while its workers spin or sleep joins.
+TEST(CoreThreadPool, CallsReachWorkersThatSpinAndWorkersThatSleep) {
+    for (int threads = 2; threads <= 4; ++threads) {
+        tumble::ThreadPool pool(threads);
+        for (int call = 0; call < 40; ++call) {
+            if (call % 2 == 0) std::this_thread::sleep_for(4 * tumble::ThreadPool::kSpin);
+            std::vector<std::atomic<int>> hits(997);
+            pool.for_each_chunk(hits.size(), 3, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i) hits[i].fetch_add(1, std::memory_order_relaxed);
+            });
+            for (std::size_t i = 0; i < hits.size(); ++i) ASSERT_EQ(hits[i].load(), 1) << "call " << call;
+        }
+    }
+}
+
 TEST(CoreThreadPool, ZeroOrNegativeThreadsMeansTheCallerAlone) {
     tumble::ThreadPool pool(0);
     EXPECT_EQ(pool.threads(), 1);
