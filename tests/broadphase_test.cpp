@@ -1,11 +1,12 @@
 // Loose octree and mesh BVH against brute force on random scenes, plus their invariants and error handling.
 
 #include <algorithm>
-#include <iterator>
-#include <optional>
 #include <filesystem>
+#include <iterator>
 #include <limits>
+#include <optional>
 #include <set>
+#include <string>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -151,6 +152,108 @@ TEST(LooseOctree, ManyCellsOnSeveralLevelsGiveTheBruteForcePairsOnAnyThreads) {
         ASSERT_EQ(serial, want) << "round " << round;
         EXPECT_GT(want.size(), 20000u) << "the scene should be dense";
     }
+}
+
+// The batch update against updating one by one on a twin tree: the same boxes, depths, cells and pair list (in the
+// tree's own order, which shows the order of the proxies in each cell), with chunks run from both ends on two threads;
+// then bad batches leave the tree as it was.
+TEST(LooseOctree, BatchUpdateEqualsUpdatesOneByOneAndBadBatchesChangeNothing) {
+    testutil::Random rng(21);
+    LooseOctree one(Aabb{{-20, -20, -20}, {20, 20, 20}}, 10, 0.5f), batch = one;
+    std::vector<ProxyId> live;
+    for (int i = 0; i < 3000; ++i) {
+        const Aabb box = random_box(rng, 18.0f);
+        live.push_back(one.insert(box, static_cast<std::uint64_t>(i)));
+        ASSERT_EQ(batch.insert(box, static_cast<std::uint64_t>(i)), live.back());
+    }
+    auto same = [&](const std::string& where) {
+        ASSERT_EQ(one.validate(), "") << where;
+        ASSERT_EQ(batch.validate(), "") << where;
+        ASSERT_EQ(batch.bound().min, one.bound().min) << where;
+        ASSERT_EQ(batch.bound().max, one.bound().max) << where;
+        for (ProxyId id : live) {
+            ASSERT_EQ(batch.aabb(id).min, one.aabb(id).min) << where;
+            ASSERT_EQ(batch.aabb(id).max, one.aabb(id).max) << where;
+            ASSERT_EQ(batch.depth_of(id), one.depth_of(id)) << where;
+        }
+        std::vector<tumble::OctreeCell> a, b;
+        one.cells(a);
+        batch.cells(b);
+        ASSERT_EQ(a.size(), b.size()) << where;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            ASSERT_EQ(a[i].depth, b[i].depth) << where;
+            ASSERT_EQ(a[i].bound.min, b[i].bound.min) << where;
+            ASSERT_EQ(a[i].proxies, b[i].proxies) << where;
+        }
+        std::vector<ProxyPair> pa, pb;
+        one.find_pairs(pa);
+        batch.find_pairs(pb);
+        ASSERT_EQ(pa, pb) << where;
+        std::sort(pb.begin(), pb.end());
+        ASSERT_EQ(pb, brute_force_pairs(batch, live)) << where;
+    };
+    TwoThreadsReversed threads;
+    std::size_t moved_cell = 0;
+    for (int round = 0; round < 6; ++round) {
+        // About two thirds of the proxies, in a shuffled order: most nudged, some moved far or resized (another
+        // level); in round 3 one box lies outside the root, which must grow.
+        std::vector<ProxyId> ids;
+        std::vector<Aabb> boxes;
+        for (ProxyId id : live) {
+            if (rng.uniform() < 0.33) continue;
+            const double kind = rng.uniform();
+            const glm::vec3 d = rng.vec(-0.05, 0.05);
+            const Aabb& now = one.aabb(id);
+            const glm::vec3 grown = 0.15f * (now.max - now.min);  // 1.3 times as large: mostly the same level
+            const Aabb box = kind < 0.6   ? Aabb{now.min + d, now.max + d}
+                             : kind < 0.8 ? Aabb{now.min - grown, now.max + grown}
+                                          : random_box(rng, 18.0f);
+            ids.push_back(id);
+            boxes.push_back(box);
+        }
+        for (std::size_t i = ids.size(); i > 1; --i) {
+            const std::size_t j = static_cast<std::size_t>(rng.index(static_cast<int>(i)));
+            std::swap(ids[i - 1], ids[j]);
+            std::swap(boxes[i - 1], boxes[j]);
+        }
+        if (round == 3) boxes[boxes.size() / 2] = {{30, 30, 30}, {31, 31, 31}};
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            const int depth = one.depth_of(ids[i]);
+            one.update(ids[i], boxes[i]);
+            moved_cell += one.depth_of(ids[i]) != depth ? 1 : 0;
+        }
+        batch.update(ids, boxes, round % 2 == 0 ? static_cast<tumble::Parallel&>(threads) : tumble::serial());
+        same("round " + std::to_string(round));
+    }
+    EXPECT_GT(one.bound().max.x, 30.0f) << "the root grew";
+    EXPECT_GT(moved_cell, 1000u) << "proxies must change level, not only stay in their cells";
+
+    // Bad batches: a NaN, an unknown id, a box beyond any float root, spans of different lengths.
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<ProxyId> ids(live.begin(), live.begin() + 100);
+    std::vector<Aabb> boxes;
+    for (ProxyId id : ids)
+        boxes.push_back({batch.aabb(id).min + glm::vec3(0.5f), batch.aabb(id).max + glm::vec3(0.5f)});
+    auto refused = [&](std::vector<ProxyId> bad_ids, std::vector<Aabb> bad_boxes, const char* what) {
+        EXPECT_THROW(batch.update(bad_ids, bad_boxes, threads), tumble::InvalidArgument) << what;
+        same(what);
+    };
+    {
+        auto b = boxes;
+        b[70].min.y = nan;
+        refused(ids, b, "a NaN");
+    }
+    {
+        auto i = ids;
+        i[99] = 1'000'000;
+        refused(i, boxes, "an unknown id");
+    }
+    {
+        auto b = boxes;
+        b[10] = {{3e38f, 0, 0}, {3.4e38f, 1, 1}};
+        refused(ids, b, "a box too far out");
+    }
+    refused(ids, std::vector<Aabb>(boxes.begin(), boxes.end() - 1), "lengths differ");
 }
 
 TEST(LooseOctree, CrowdedCellsKeepTheirProxiesThroughRemovalAndCopies) {

@@ -368,6 +368,67 @@ void LooseOctree::update(ProxyId id, const Aabb& box) {
     link(id);
 }
 
+void LooseOctree::update(std::span<const ProxyId> ids, std::span<const Aabb> boxes, Parallel& parallel) {
+    if (ids.size() != boxes.size())
+        throw InvalidArgument("LooseOctree::update: " + std::to_string(ids.size()) + " proxies but " +
+                              std::to_string(boxes.size()) + " boxes");
+    // Marks in place of a key: packed keys leave bits 45-59 zero, so neither is a key.
+    constexpr std::uint64_t kBad = ~std::uint64_t{0};          // unknown id or bad box
+    constexpr std::uint64_t kOutside = ~std::uint64_t{0} - 1;  // outside the root: the root must grow
+    constexpr std::uint64_t kStays = ~std::uint64_t{0} - 2;    // stays in its cell
+    constexpr std::size_t kGrain = 256;
+    const std::size_t n = ids.size();
+    reserve_for(batch_keys_, n);
+    batch_keys_.resize(n);
+    parallel.for_each_chunk(n, kGrain, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i)
+            batch_keys_[i] = !contains(ids[i]) || !tumble::validate(boxes[i]).empty() ? kBad
+                             : !fits_root(boxes[i])                                   ? kOutside
+                                                                                      : key_for(boxes[i]);
+    });
+    bool outside = false;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (batch_keys_[i] == kBad) {
+            if (!contains(ids[i]))
+                throw InvalidArgument("LooseOctree::update: proxy " + std::to_string(ids[i]) + " does not exist");
+            require_valid(boxes[i], "LooseOctree::update: box");
+        }
+        outside = outside || batch_keys_[i] == kOutside;
+    }
+    if (outside) {
+        // Growing the root changes every later key: one by one, as update does, once every box is known to fit a
+        // root that stays finite.
+        for (std::size_t i = 0; i < n; ++i)
+            if (batch_keys_[i] == kOutside) require_reachable(root_min_, root_size_, boxes[i], "LooseOctree::update");
+        for (std::size_t i = 0; i < n; ++i) update(ids[i], boxes[i]);
+        return;
+    }
+    // The boxes, and for the proxies that stay in their cell, each chunk's largest half size per level; the
+    // levels' maxima do not depend on the order they are taken in. The rest change cell here, in i order.
+    constexpr std::size_t kLevels = kMaxDepthLimit + 1;
+    reserve_for(batch_half_, chunk_count(n, kGrain) * kLevels);
+    batch_half_.assign(chunk_count(n, kGrain) * kLevels, 0.0f);
+    parallel.for_each_chunk(n, kGrain, [&](std::size_t begin, std::size_t end) {
+        float* half = batch_half_.data() + begin / kGrain * kLevels;
+        for (std::size_t i = begin; i < end; ++i) {
+            Proxy& p = proxies_[ids[i]];
+            p.box = boxes[i];
+            if (batch_keys_[i] != p.key) continue;
+            const int depth = key_depth(p.key);
+            half[depth] = std::max(half[depth], 0.5f * largest_side(boxes[i]));
+            batch_keys_[i] = kStays;
+        }
+    });
+    for (std::size_t k = 0; k < batch_half_.size(); ++k)
+        level_half_[k % kLevels] = std::max(level_half_[k % kLevels], batch_half_[k]);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (batch_keys_[i] == kStays) continue;
+        unlink(ids[i]);
+        proxies_[ids[i]].key = batch_keys_[i];
+        link(ids[i]);
+    }
+}
+
 void LooseOctree::remove(ProxyId id) {
     if (!contains(id)) throw InvalidArgument("LooseOctree::remove: proxy " + std::to_string(id) + " does not exist");
     unlink(id);

@@ -19,10 +19,11 @@ namespace tumble {
 void World::Impl::sleep_stage() {
     update_sleep(scratch.dt, scratch.sleep_blocked);
     // Proxies of the bodies still awake back to their final boxes.
-    for (std::uint32_t k = 0; k < scratch.awake_count; ++k) {
+    update_active_proxies(static_cast<std::uint32_t>(scratch.awake_count), [&](std::uint32_t k, Aabb& box) {
         const Body& b = state.bodies[state.awake[k]];
-        if (b.awake) state.active.update(b.proxy, proxy_box(b));
-    }
+        if (b.awake) box = proxy_box(b);
+        return b.awake;
+    });
     stats.sleeping_bodies = state.sleeping_bodies;
 }
 

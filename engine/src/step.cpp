@@ -38,6 +38,8 @@ Manifold reversed(Manifold m) {
 constexpr std::size_t kBodyGrain = 64;
 constexpr std::size_t kCandidateGrain = 128;
 constexpr std::size_t kCarryGrain = 256;
+// update_active_proxies: an entry of a wave whose body's proxy stays.
+constexpr ProxyId kNoProxy = 0xffffffffu;
 
 }  // namespace
 
@@ -108,6 +110,39 @@ void World::Impl::integrate_stage() {
     }
 }
 
+void World::Impl::update_active_proxies(std::uint32_t count, FunctionRef<bool(std::uint32_t, Aabb&)> box_of) {
+    if (parallel().threads() == 1) {  // the batch's passes only pay on several threads; the same result
+        Aabb box;
+        for (std::uint32_t k = 0; k < count; ++k)
+            if (box_of(k, box)) state.active.update(state.bodies[state.awake[k]].proxy, box);
+        return;
+    }
+    constexpr std::uint32_t kWave = 4096;
+    for (std::uint32_t first = 0; first < count; first += kWave) {
+        const std::uint32_t size = std::min(count - first, kWave);
+        scratch.proxy_ids.resize(size);
+        scratch.proxy_boxes.resize(size);
+        // Bodies whose proxy stays get no entry: each chunk's entries are packed at its start, then the chunks'
+        // entries are packed in chunk order.
+        parallel().for_each_chunk(size, kBodyGrain, [&](std::size_t begin, std::size_t end) {
+            std::size_t to = begin;
+            for (std::size_t i = begin; i < end; ++i) {
+                const std::uint32_t k = first + static_cast<std::uint32_t>(i);
+                if (box_of(k, scratch.proxy_boxes[to])) scratch.proxy_ids[to++] = state.bodies[state.awake[k]].proxy;
+            }
+            for (std::size_t i = to; i < end; ++i) scratch.proxy_ids[i] = kNoProxy;
+        });
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < size; ++i) {
+            if (scratch.proxy_ids[i] == kNoProxy) continue;
+            scratch.proxy_ids[kept] = scratch.proxy_ids[i];
+            scratch.proxy_boxes[kept++] = scratch.proxy_boxes[i];
+        }
+        state.active.update(std::span<const ProxyId>(scratch.proxy_ids.data(), kept),
+                            std::span<const Aabb>(scratch.proxy_boxes.data(), kept), parallel());
+    }
+}
+
 // Stage 2. Awake proxies cover the start and predicted end boxes, plus the margin and the bulge of a turning or
 // accelerating path between them; pairs among them come from the active octree, pairs with resting bodies from
 // querying the resting octree, and each awake dynamic body queries every mesh's BVH. Layers and sensors are sorted
@@ -115,17 +150,16 @@ void World::Impl::integrate_stage() {
 void World::Impl::broadphase_stage() {
     const auto n = static_cast<std::uint32_t>(scratch.awake_count);
     const float dt = scratch.dt;
-    for (std::uint32_t k = 0; k < n; ++k) {
+    update_active_proxies(n, [&](std::uint32_t k, Aabb& box) {
         const SolverBody& s = scratch.solver_bodies[k];
         const float radius = glm::length(half_extents_of(k));
         const float angle = glm::length(s.angular_velocity) * dt;
         float bulge = radius * std::min(angle * angle / 8.0f, 1.0f);  // arc beyond its chord, r (1 - cos(a / 2))
         if (s.motion == Motion::dynamic)
             bulge += glm::length(state.settings.gravity + s.force * s.inverse_mass) * dt * dt / 8.0f;
-        state.active.update(
-            state.bodies[state.awake[k]].proxy,
-            start_box(k).aabb().merged(end_box(k).aabb()).expanded(state.settings.broadphase_margin + bulge));
-    }
+        box = start_box(k).aabb().merged(end_box(k).aabb()).expanded(state.settings.broadphase_margin + bulge);
+        return true;
+    });
     scratch.candidate_pairs.clear();
     scratch.sensor_pairs.clear();
     auto consider = [&](std::uint32_t x, std::uint32_t y, std::vector<SlotPair>& candidates,

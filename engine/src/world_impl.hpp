@@ -219,6 +219,8 @@ struct World::Impl {
         std::vector<std::uint32_t> mesh_order;      // live mesh slots by creation sequence
         std::vector<ContactManifold> wave_manifolds;  // narrowphase: per candidate of a wave, its manifold if found
         std::vector<std::uint8_t> candidate_found;    // ... and whether it has one
+        std::vector<ProxyId> proxy_ids;    // update_active_proxies: one wave's proxies (fixed size, not per body)
+        std::vector<Aabb> proxy_boxes;     // ... and their new boxes
         std::vector<float> ccd_back_to;    // ccd_clamp: per step body, the part of the step it goes back to (> 1: none)
         std::vector<float> mesh_guard_at;  // keep_in_front_of_meshes: per step body, the part of the step where its
                                            // centre first went in through a triangle's front (> 1: never)
@@ -337,6 +339,10 @@ struct World::Impl {
     void step(float dt);
     void integrate_stage();
     void broadphase_stage();
+    // Moves the active-octree proxy of each step body k < count for which `box_of(k, box)` returns true to `box`,
+    // with the result of updating them one by one in k order. The boxes are worked out on the threads a fixed-size
+    // wave at a time, and each wave goes to LooseOctree's batch update.
+    void update_active_proxies(std::uint32_t count, FunctionRef<bool(std::uint32_t, Aabb&)> box_of);
     void narrowphase_stage();
     void solve_stage();
     void velocities_stage();

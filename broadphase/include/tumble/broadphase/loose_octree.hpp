@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -80,6 +81,13 @@ public:
     /// Moves a proxy to a new AABB. O(1) when it stays in its cell. Throws `InvalidArgument` for a bad box (as for
     /// insert) or an unknown id (octree unchanged).
     void update(ProxyId id, const Aabb& box);
+    /// Moves proxies `ids[i]` to `boxes[i]` (the two spans of equal length; each id at most once), with the same
+    /// result as calling update(ids[i], boxes[i]) for i = 0, 1, ... in turn. The checks and the cells' keys are
+    /// worked out on `parallel`, and the proxies that change cell (few, in a steady scene) are moved on this thread
+    /// in i order; when a box lies outside the root, the whole batch runs one by one. Throws `InvalidArgument` for
+    /// spans of different lengths, an unknown id or a bad box (the first in i order), with the octree unchanged.
+    /// Not const: keeps the keys of the largest batch seen (8 bytes per proxy of the batch).
+    void update(std::span<const ProxyId> ids, std::span<const Aabb> boxes, Parallel& parallel);
     /// Removes a proxy; its id may be reused. Throws `InvalidArgument` for an unknown id.
     void remove(ProxyId id);
 
@@ -238,6 +246,8 @@ private:
     std::vector<std::uint32_t> level_cells_[kMaxDepthLimit + 1];     // occupied cells per level
     float level_half_[kMaxDepthLimit + 1] = {};                      // largest half size stored per level
     PairSearch search_;  // find_pairs(out, parallel) scratch, kept so that a long-lived octree does not allocate
+    std::vector<std::uint64_t> batch_keys_;  // update(ids, boxes, parallel): each proxy's new key, or a mark
+    std::vector<float> batch_half_;          // ... and each chunk's largest half size per level
     std::size_t live_ = 0;
 };
 
