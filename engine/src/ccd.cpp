@@ -133,24 +133,26 @@ void World::Impl::ccd_clamp() {
         return Obb{b.position, glm::mat3_cast(b.orientation), half_extents_of(k)};
     };
     auto moved_of = [&](std::uint32_t k) { return scratch.solver_bodies[k].position - start_center(k); };
-    for (const BodyPair& p : scratch.body_pairs) {
-        std::uint32_t k = p.a, other = p.b;
-        if (!(scratch.solver_bodies[other].motion == Motion::fixed && swept_for_ccd(k))) std::swap(k, other);
-        if (!(scratch.solver_bodies[other].motion == Motion::fixed && swept_for_ccd(k))) continue;
-        const glm::vec3 moved = moved_of(k);
-        check(k, moved, collide(start_box(k), start_box(other)), sweep(start_box(k), moved, start_box(other)),
-              collide(solved_box(k), start_box(other)));
-    }
-    for (const TriangleCandidate& tc : scratch.triangle_candidates) {
-        if (!swept_for_ccd(tc.body)) continue;
-        const std::uint32_t k = tc.body;
-        const glm::vec3 moved = moved_of(k);
-        const Triangle& tri = shape_of(tc);
-        // One-sided: only what comes at the front face counts.
-        const glm::vec3 front = tri.scaled_normal();
-        if (glm::dot(start_center(k) - tri.a, front) < 0.0f) continue;
-        check(k, moved, mesh_contact(start_box(k), tri, start_center(k), tc.active_edges),
-              sweep(start_box(k), moved, tri), mesh_contact(solved_box(k), tri, start_center(k), tc.active_edges));
+    if (scratch.swept_bodies > 0) {  // (most steps sweep no body: nothing to look for among the candidates)
+        for (const BodyPair& p : scratch.body_pairs) {
+            std::uint32_t k = p.a, other = p.b;
+            if (!(scratch.solver_bodies[other].motion == Motion::fixed && swept_for_ccd(k))) std::swap(k, other);
+            if (!(scratch.solver_bodies[other].motion == Motion::fixed && swept_for_ccd(k))) continue;
+            const glm::vec3 moved = moved_of(k);
+            check(k, moved, collide(start_box(k), start_box(other)), sweep(start_box(k), moved, start_box(other)),
+                  collide(solved_box(k), start_box(other)));
+        }
+        for (const TriangleCandidate& tc : scratch.triangle_candidates) {
+            if (!swept_for_ccd(tc.body)) continue;
+            const std::uint32_t k = tc.body;
+            const glm::vec3 moved = moved_of(k);
+            const Triangle& tri = shape_of(tc);
+            // One-sided: only what comes at the front face counts.
+            const glm::vec3 front = tri.scaled_normal();
+            if (glm::dot(start_center(k) - tri.a, front) < 0.0f) continue;
+            check(k, moved, mesh_contact(start_box(k), tri, start_center(k), tc.active_edges),
+                  sweep(start_box(k), moved, tri), mesh_contact(solved_box(k), tri, start_center(k), tc.active_edges));
+        }
     }
     // A CCD body the solver moved far though it was not swept (a resting box hit by a fast one), or moved off the
     // path it was swept along: its solved translation against the level's triangles (the candidates above only

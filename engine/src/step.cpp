@@ -84,30 +84,33 @@ void World::Impl::integrate_stage() {
     scratch.solver_slot.assign(state.awake.begin(), state.awake.end());
     scratch.end_center.resize(n);
     scratch.end_orientation.resize(n);
-    for (std::uint32_t k = 0; k < n; ++k) {
-        const Body& b = state.bodies[state.awake[k]];
-        TUMBLE_ASSERT(b.alive && b.awake && proxy_in_sync(state.awake[k]));
-        SolverBody& s = scratch.solver_bodies[k];
-        s = solver_body_of(b);
-        // Predicted motion: x + v dt + a dt^2 bounds the substeps' semi-implicit Euler path (which ends at
-        // x + v dt + a dt^2 (n + 1) / 2n); the rotation by (|w| + |I^-1 tau| dt) dt.
-        glm::vec3 displacement = s.velocity * dt;
-        float angle = glm::length(s.angular_velocity) * dt;
-        if (s.motion == Motion::dynamic) {
-            displacement += (state.settings.gravity + s.force * s.inverse_mass) * (dt * dt);
-            const float spin_up = std::max({s.inverse_inertia.x, s.inverse_inertia.y, s.inverse_inertia.z}) *
-                                  glm::length(s.torque) * dt;
-            angle += spin_up * dt;
+    // Bodies apart on the threads: each writes only its own entries (k, and its slot's).
+    parallel().for_each_chunk(n, kBodyGrain, [&](std::size_t chunk_begin, std::size_t chunk_end) {
+        for (auto k = static_cast<std::uint32_t>(chunk_begin); k < chunk_end; ++k) {
+            const Body& b = state.bodies[state.awake[k]];
+            TUMBLE_ASSERT(b.alive && b.awake && proxy_in_sync(state.awake[k]));
+            SolverBody& s = scratch.solver_bodies[k];
+            s = solver_body_of(b);
+            // Predicted motion: x + v dt + a dt^2 bounds the substeps' semi-implicit Euler path (which ends at
+            // x + v dt + a dt^2 (n + 1) / 2n); the rotation by (|w| + |I^-1 tau| dt) dt.
+            glm::vec3 displacement = s.velocity * dt;
+            float angle = glm::length(s.angular_velocity) * dt;
+            if (s.motion == Motion::dynamic) {
+                displacement += (state.settings.gravity + s.force * s.inverse_mass) * (dt * dt);
+                const float spin_up = std::max({s.inverse_inertia.x, s.inverse_inertia.y, s.inverse_inertia.z}) *
+                                      glm::length(s.torque) * dt;
+                angle += spin_up * dt;
+            }
+            glm::quat turned = b.orientation;
+            if (glm::length(s.angular_velocity) > 0.0f && angle > 0.0f)
+                turned = glm::normalize(
+                    glm::angleAxis(std::min(angle, 3.14159265f), glm::normalize(s.angular_velocity)) * b.orientation);
+            scratch.end_center[k] = b.position + displacement;
+            scratch.end_orientation[k] = turned;
+            scratch.solver_stamp[state.awake[k]] = scratch.stamp;
+            scratch.solver_index[state.awake[k]] = k;
         }
-        glm::quat turned = b.orientation;
-        if (glm::length(s.angular_velocity) > 0.0f && angle > 0.0f)
-            turned = glm::normalize(glm::angleAxis(std::min(angle, 3.14159265f), glm::normalize(s.angular_velocity)) *
-                                    b.orientation);
-        scratch.end_center[k] = b.position + displacement;
-        scratch.end_orientation[k] = turned;
-        scratch.solver_stamp[state.awake[k]] = scratch.stamp;
-        scratch.solver_index[state.awake[k]] = k;
-    }
+    });
 }
 
 void World::Impl::update_active_proxies(std::uint32_t count, FunctionRef<bool(std::uint32_t, Aabb&)> box_of) {
@@ -343,6 +346,7 @@ void World::Impl::narrowphase_stage() {
         return 0.5f * state.settings.broadphase_margin + glm::length(moved) + radius * std::min(angle, 2.0f);
     };
     stats.ccd_sweeps = sweeps;
+    scratch.swept_bodies = sweeps;
     // Candidate k's manifold, if it has one, into `out` (returns whether it has).
     auto find = [&](std::size_t k, ContactManifold& out) {
         float toi = 2.0f;  // time of impact of a swept body, as a fraction of the step (> 1: none)

@@ -221,6 +221,7 @@ struct World::Impl {
         std::vector<std::uint8_t> candidate_found;    // ... and whether it has one
         std::vector<ProxyId> proxy_ids;    // update_active_proxies: one wave's proxies (fixed size, not per body)
         std::vector<Aabb> proxy_boxes;     // ... and their new boxes
+        std::size_t swept_bodies = 0;      // narrowphase: bodies swept for CCD this step (swept_for_ccd)
         std::vector<float> ccd_back_to;    // ccd_clamp: per step body, the part of the step it goes back to (> 1: none)
         std::vector<float> mesh_guard_at;  // keep_in_front_of_meshes: per step body, the part of the step where its
                                            // centre first went in through a triangle's front (> 1: never)
