@@ -254,6 +254,14 @@ TEST(LooseOctree, BatchUpdateEqualsUpdatesOneByOneAndBadBatchesChangeNothing) {
         refused(ids, b, "a box too far out");
     }
     refused(ids, std::vector<Aabb>(boxes.begin(), boxes.end() - 1), "lengths differ");
+    {
+        auto i = ids;
+        i[80] = i[20];
+        refused(i, boxes, "an id listed twice");
+        batch.update(ids, boxes, threads);  // the marks of the refused batch are gone: the same ids pass now
+        for (std::size_t k = 0; k < ids.size(); ++k) one.update(ids[k], boxes[k]);
+        same("after the refused batches");
+    }
 }
 
 TEST(LooseOctree, CrowdedCellsKeepTheirProxiesThroughRemovalAndCopies) {

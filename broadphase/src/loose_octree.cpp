@@ -386,15 +386,29 @@ void LooseOctree::update(std::span<const ProxyId> ids, std::span<const Aabb> box
                              : !fits_root(boxes[i])                                   ? kOutside
                                                                                       : key_for(boxes[i]);
     });
+    // The first problem in batch order: an unknown id, a bad box, or an id listed twice (marked in batch_seen_,
+    // whose marks are cleared again whatever happens).
+    if (batch_seen_.size() < proxies_.size()) batch_seen_.resize(proxies_.size(), 0);
+    auto clear_marks = [&](std::size_t upto) {
+        for (std::size_t i = 0; i < upto; ++i)
+            if (ids[i] < batch_seen_.size()) batch_seen_[ids[i]] = 0;
+    };
     bool outside = false;
     for (std::size_t i = 0; i < n; ++i) {
-        if (batch_keys_[i] == kBad) {
+        const bool twice = batch_keys_[i] != kBad && batch_seen_[ids[i]] != 0;
+        if (batch_keys_[i] == kBad || twice) {
+            clear_marks(i);
             if (!contains(ids[i]))
                 throw InvalidArgument("LooseOctree::update: proxy " + std::to_string(ids[i]) + " does not exist");
+            if (twice)
+                throw InvalidArgument("LooseOctree::update: proxy " + std::to_string(ids[i]) +
+                                      " is listed twice in the batch");
             require_valid(boxes[i], "LooseOctree::update: box");
         }
+        batch_seen_[ids[i]] = 1;
         outside = outside || batch_keys_[i] == kOutside;
     }
+    clear_marks(n);
     if (outside) {
         // Growing the root changes every later key: one by one, as update does, once every box is known to fit a
         // root that stays finite.
