@@ -22,8 +22,8 @@ namespace tumble {
 /// World::step stays free of heap allocation after warm-up). Between calls a worker spins for up to kSpin (pausing,
 /// and yielding its core now and then) before it sleeps on a condition variable, and the caller spins as long for
 /// the workers to finish before it sleeps: a step makes dozens of calls a few hundred microseconds apart, and waking
-/// a sleeping thread costs tens of microseconds on each (as in job systems such as Jolt Physics' JobSystemThreadPool
-/// and enkiTS, which Box2D v3's samples use).
+/// a sleeping thread costs tens of microseconds on each (task schedulers such as enkiTS, which Box2D v3's samples
+/// use, and the .NET thread pool's semaphore spin the same way before they wait).
 ///
 /// Chunk bounds are those of `Parallel` ([c * grain, min((c + 1) * grain, count)), never dependent on the thread
 /// count); which thread runs which chunk, and in what order, is unspecified. One `for_each_chunk` call at a time:
