@@ -221,7 +221,11 @@ void World::Impl::keep_in_front_of_meshes() {
         while (begin < chunk_end && begin > 0 && candidates[begin].body == candidates[begin - 1].body) ++begin;
         if (begin == chunk_end) return;
         while (end < candidates.size() && candidates[end].body == candidates[end - 1].body) ++end;
-        for (std::size_t c = begin; c < end; ++c) guard_candidate(candidates[c]);
+        for (std::size_t c = begin; c < end; ++c) {
+            // Two chunks never write one body's entries only while the list stays in body order.
+            TUMBLE_ASSERT(c == 0 || candidates[c - 1].body <= candidates[c].body);
+            guard_candidate(candidates[c]);
+        }
     });
     // A body the solver moved out of that box (deflected by a hit into a direction it was not going): its path is
     // cast against the meshes' BVHs (bodies apart on the threads; each writes only its own entries).

@@ -81,13 +81,13 @@ public:
     /// Moves a proxy to a new AABB. O(1) when it stays in its cell. Throws `InvalidArgument` for a bad box (as for
     /// insert) or an unknown id (octree unchanged).
     void update(ProxyId id, const Aabb& box);
-    /// Moves proxies `ids[i]` to `boxes[i]` (the two spans of equal length), with the same result as calling
-    /// update(ids[i], boxes[i]) for i = 0, 1, ... in turn. The checks and the cells' keys are worked out on
-    /// `parallel`, and the proxies that change cell (few, in a steady scene) are moved on this thread in i order;
-    /// when a box lies outside the root, the whole batch runs one by one. Throws `InvalidArgument` for spans of
-    /// different lengths, or for the first in i order of an unknown id, a bad box (as for insert) or an id listed
-    /// twice, with the octree unchanged. Not const: keeps the keys of the largest batch seen (8 bytes per proxy of
-    /// the batch) and a mark per proxy slot (1 byte).
+    /// Moves proxies `ids[i]` to `boxes[i]` (world-frame AABBs, metres; the two spans of equal length), with the
+    /// same result as calling update(ids[i], boxes[i]) for i = 0, 1, ... in turn. The checks and the cells' keys are
+    /// worked out on `parallel`, and the proxies that change cell (few, in a steady scene) are moved on this thread
+    /// in i order; when a box lies outside the root, the whole batch runs one by one. Throws `InvalidArgument` for
+    /// spans of different lengths, or for the first in i order of an unknown id, a bad box (as for insert) or an id
+    /// listed twice, with the octree unchanged. Not const: keeps the keys of the largest batch seen (8 bytes per
+    /// proxy of the batch) and a mark per proxy slot (1 byte).
     void update(std::span<const ProxyId> ids, std::span<const Aabb> boxes, Parallel& parallel);
     /// Removes a proxy; its id may be reused. Throws `InvalidArgument` for an unknown id.
     void remove(ProxyId id);

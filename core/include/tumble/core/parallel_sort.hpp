@@ -28,7 +28,8 @@ inline constexpr std::size_t kSortRun = 2048;
 /// `buffer`, which ends up holding v.size() elements of no meaning (its capacity grows by reserve_for's 1.5x and is
 /// kept, so a caller that keeps it does not allocate once it has grown). The order of elements that compare equal
 /// depends on v's initial order and size only, never on the thread count. Up to kSortRun elements it is std::sort.
-/// Throws what growing `buffer` throws (std::bad_alloc), with `v` unchanged; `less` must not throw.
+/// Throws what growing `buffer` throws (std::bad_alloc), with `v` unchanged; `less` must not throw, and is called
+/// from several threads at once (it must only read shared state).
 template <class T, class Less>
 void parallel_sort(std::vector<T>& v, std::vector<T>& buffer, Less less, Parallel& parallel) {
     const std::size_t n = v.size();
