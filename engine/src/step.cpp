@@ -280,7 +280,7 @@ void World::Impl::broadphase_stage() {
 }
 
 ContactManifold World::Impl::to_solver(const Manifold& m, std::uint32_t a, std::uint32_t b, float friction,
-                                       float restitution) const {
+                                       float restitution, ContactSides& face) const {
     ContactManifold out;
     out.a = a;
     out.b = b;
@@ -290,8 +290,8 @@ ContactManifold World::Impl::to_solver(const Manifold& m, std::uint32_t a, std::
     out.count = m.count;
     out.axis = m.axis;
     out.negative = m.negative;
-    out.sides = m.sides;
-    out.reference_is_a = m.reference_is_a;
+    face.count = static_cast<std::uint8_t>(m.sides);
+    face.reference_is_a = m.reference_is_a;
     // The bodies' poses at the start of the step, where the manifold was found.
     auto pose = [&](std::uint32_t i, glm::vec3& x, glm::quat& q) {
         x = glm::vec3(0.0f);
@@ -309,7 +309,7 @@ ContactManifold World::Impl::to_solver(const Manifold& m, std::uint32_t a, std::
         const glm::quat qr = m.reference_is_a ? qa : qb;
         for (int k = 0; k < m.sides; ++k) {
             const glm::vec3 n = m.side_normal[static_cast<std::size_t>(k)];
-            out.side_planes[static_cast<std::size_t>(k)] =
+            face.planes[static_cast<std::size_t>(k)] =
                 glm::vec4(glm::conjugate(qr) * n, m.side_offset[static_cast<std::size_t>(k)] - glm::dot(n, xr));
         }
     }
@@ -348,7 +348,7 @@ void World::Impl::narrowphase_stage() {
     stats.ccd_sweeps = sweeps;
     scratch.swept_bodies = sweeps;
     // Candidate k's manifold, if it has one, into `out` (returns whether it has).
-    auto find = [&](std::size_t k, ContactManifold& out) {
+    auto find = [&](std::size_t k, ContactManifold& out, ContactSides& face) {
         float toi = 2.0f;  // time of impact of a swept body, as a fraction of the step (> 1: none)
         if (k < pairs) {
             const BodyPair& p = scratch.body_pairs[k];
@@ -366,7 +366,7 @@ void World::Impl::narrowphase_stage() {
             if (!m) m = box_manifold(start_box(p.a), fa, start_box(p.b), fb, margin_of(p.a) + margin_of(p.b));
             if (!m) return false;
             out = to_solver(*m, p.a, p.b, combined_friction(A.friction, B.friction),
-                            combined_restitution(A.restitution, B.restitution));
+                            combined_restitution(A.restitution, B.restitution), face);
         } else {
             const TriangleCandidate& t = scratch.triangle_candidates[k - pairs];
             const Body& A = state.bodies[scratch.solver_slot[t.body]];
@@ -378,15 +378,18 @@ void World::Impl::narrowphase_stage() {
                                   margin_of(t.body));
             if (!m) return false;
             out = to_solver(*m, t.body, kStaticGeometry, combined_friction(A.friction, material.friction),
-                            combined_restitution(A.restitution, material.restitution));
+                            combined_restitution(A.restitution, material.restitution), face);
         }
         out.impact = toi <= 1.0f;
         return true;
     };
     scratch.manifolds.clear();
+    scratch.manifold_sides.clear();
     scratch.manifold_candidate.clear();
     scratch.manifold_pairs = 0;
     std::size_t points = 0;
+    // Only XPBD reads the reference faces (ContactSides); the soft step holds none.
+    const bool faces = state.settings.solver.method == SolverMethod::xpbd;
     // Candidates run in waves of a few thousand, in chunks on several threads: candidate first + i of a wave writes
     // slot i of the wave's buffer (candidate_found[i] = 1 when it has a manifold), and after the wave the manifolds
     // found are appended in candidate order. The step holds the manifolds found and one wave's slots, not a slot for
@@ -396,18 +399,21 @@ void World::Impl::narrowphase_stage() {
     for (std::size_t first = 0; first < total; first += wave) {
         const std::size_t last = std::min(total, first + wave);
         scratch.wave_manifolds.resize(last - first);
+        scratch.wave_sides.resize(last - first);
         scratch.candidate_found.assign(last - first, 0);
         parallel().for_each_chunk(last - first, kCandidateGrain, [&](std::size_t begin, std::size_t end) {
             for (std::size_t i = begin; i < end; ++i)
-                scratch.candidate_found[i] = find(first + i, scratch.wave_manifolds[i]) ? 1 : 0;
+                scratch.candidate_found[i] = find(first + i, scratch.wave_manifolds[i], scratch.wave_sides[i]) ? 1 : 0;
         });
         std::size_t found = 0;
         for (std::size_t i = 0; i < last - first; ++i) found += scratch.candidate_found[i];
         reserve_projected(scratch.manifolds, scratch.manifolds.size() + found, last, total);
+        if (faces) reserve_projected(scratch.manifold_sides, scratch.manifold_sides.size() + found, last, total);
         for (std::size_t i = 0; i < last - first; ++i) {
             if (!scratch.candidate_found[i]) continue;
             const std::size_t k = first + i;
             scratch.manifolds.push_back(scratch.wave_manifolds[i]);
+            if (faces) scratch.manifold_sides.push_back(scratch.wave_sides[i]);
             if (k < pairs) ++scratch.manifold_pairs;
             push_back_grown(scratch.manifold_candidate, static_cast<std::uint32_t>(k));
             points += static_cast<std::size_t>(scratch.wave_manifolds[i].count);
@@ -567,8 +573,8 @@ void World::Impl::cache_contacts() {
 // dynamic friction; islands on the thread pool. Then the CCD clamp and the guard that keeps centres in front of mesh
 // faces (ccd.cpp).
 void World::Impl::solve_stage() {
-    scratch.solver.solve(scratch.solver_bodies, scratch.manifolds, state.contact_cache.warm, state.settings.gravity,
-                         scratch.dt, state.settings.solver, parallel());
+    scratch.solver.solve(scratch.solver_bodies, scratch.manifolds, scratch.manifold_sides, state.contact_cache.warm,
+                         state.settings.gravity, scratch.dt, state.settings.solver, parallel());
     stats.islands = scratch.solver.island_count();
     ccd_clamp();
     keep_in_front_of_meshes();

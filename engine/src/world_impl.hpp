@@ -218,6 +218,7 @@ struct World::Impl {
         std::vector<TriangleCandidate> triangle_candidates;
         std::vector<std::uint32_t> mesh_order;      // live mesh slots by creation sequence
         std::vector<ContactManifold> wave_manifolds;  // narrowphase: per candidate of a wave, its manifold if found
+        std::vector<ContactSides> wave_sides;         // ... and its reference face
         std::vector<std::uint8_t> candidate_found;    // ... and whether it has one
         std::vector<ProxyId> proxy_ids;    // update_active_proxies: one wave's proxies (fixed size, not per body)
         std::vector<Aabb> proxy_boxes;     // ... and their new boxes
@@ -229,6 +230,7 @@ struct World::Impl {
         // This step's manifolds, what the solver works with, in candidate order; both parts (body pairs, then
         // triangles) sorted by key.
         std::vector<ContactManifold> manifolds;
+        std::vector<ContactSides> manifold_sides;       // XPBD only: per manifold, its reference face, else empty
         std::vector<WarmSource> warm_source;            // soft step only: per manifold (carry_contacts), else empty
         std::vector<std::uint32_t> manifold_candidate;  // per manifold: its candidate (body pair, then triangle) index
         std::size_t manifold_pairs = 0;                 // manifolds[0, manifold_pairs) are body pairs
@@ -347,9 +349,10 @@ struct World::Impl {
     void narrowphase_stage();
     void solve_stage();
     void velocities_stage();
-    // The solver manifold for a contact manifold of step bodies a and b (b = kStaticGeometry for a triangle).
-    ContactManifold to_solver(const Manifold& m, std::uint32_t a, std::uint32_t b, float friction,
-                              float restitution) const;
+    // The solver manifold for a contact manifold of step bodies a and b (b = kStaticGeometry for a triangle), and
+    // its reference face into `face`.
+    ContactManifold to_solver(const Manifold& m, std::uint32_t a, std::uint32_t b, float friction, float restitution,
+                              ContactSides& face) const;
     // Gives the new manifolds' points what the same feature pair in the last step's manifold of the same pair held
     // (state.contact_cache): its friction anchors where it was stuck, and its warm-start forces.
     void carry_contacts();

@@ -154,14 +154,14 @@ struct Side {
 };
 
 // True when the point's anchor on the incident body (the one the reference face does not belong to) is over the
-// manifold's reference face, within kOverhang (ContactManifold::side_planes).
-bool over_reference(const ContactManifold& m, const Side& a, const Side& b, const ContactPoint& cp) {
-    if (m.sides == 0) return true;
-    const Side& ref = m.reference_is_a ? a : b;
-    const glm::vec3 incident = m.reference_is_a ? b.x + rotate(b.q, cp.anchor_b) : a.x + rotate(a.q, cp.anchor_a);
+// manifold's reference face, within kOverhang (ContactSides).
+bool over_reference(const ContactSides& face, const Side& a, const Side& b, const ContactPoint& cp) {
+    if (face.count == 0) return true;
+    const Side& ref = face.reference_is_a ? a : b;
+    const glm::vec3 incident = face.reference_is_a ? b.x + rotate(b.q, cp.anchor_b) : a.x + rotate(a.q, cp.anchor_a);
     const glm::vec3 local = unrotate(ref.q, incident - ref.x);
-    for (int k = 0; k < m.sides; ++k) {
-        const glm::vec4& plane = m.side_planes[static_cast<std::size_t>(k)];
+    for (int k = 0; k < face.count; ++k) {
+        const glm::vec4& plane = face.planes[static_cast<std::size_t>(k)];
         if (glm::dot(glm::vec3(plane), local) > plane.w + kOverhang) return false;
     }
     return true;
@@ -274,8 +274,15 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifo
 void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
                            std::span<ContactWarmStart> warm, const glm::vec3& gravity, float dt,
                            const SolverSettings& settings, Parallel& parallel) {
+    solve(bodies, manifolds, {}, warm, gravity, dt, settings, parallel);
+}
+
+void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
+                           std::span<const ContactSides> sides, std::span<ContactWarmStart> warm,
+                           const glm::vec3& gravity, float dt, const SolverSettings& settings, Parallel& parallel) {
     const std::size_t n = bodies.size();
     TUMBLE_ASSERT(warm.empty() || warm.size() == 4 * manifolds.size());
+    TUMBLE_ASSERT(sides.empty() || sides.size() == manifolds.size());
     if constexpr (kAssertsEnabled) {
         // The engine's contract (position_solver.hpp): indices in range, at most 4 points, inverse masses and
         // inertias >= 0 (not NaN; +infinity is what a box of tiny half extents
@@ -290,11 +297,12 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifo
             TUMBLE_ASSERT(m.a < n && (m.b < n || m.b == kStaticGeometry) && m.a != m.b);
             TUMBLE_ASSERT(m.count >= 0 && m.count <= 4);
         }
+        for (const ContactSides& face : sides) TUMBLE_ASSERT(face.count <= 4);
     }
     if (settings.method == SolverMethod::soft_step)
         solve_soft(bodies, manifolds, warm, gravity, dt, settings, parallel);
     else
-        solve_xpbd(bodies, manifolds, gravity, dt, settings, parallel);
+        solve_xpbd(bodies, manifolds, sides, gravity, dt, settings, parallel);
 
     // Kinematic bodies follow their velocities over the whole step (they belong to no island, and the islands read
     // their poses at the start of the step, which stay in `bodies` until here).
@@ -333,8 +341,8 @@ void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifo
 }
 
 void PositionSolver::solve_xpbd(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
-                                const glm::vec3& gravity, float dt, const SolverSettings& settings,
-                                Parallel& parallel) {
+                                std::span<const ContactSides> sides, const glm::vec3& gravity, float dt,
+                                const SolverSettings& settings, Parallel& parallel) {
     const std::size_t n = bodies.size();
     body_local_.resize(n);
     for (ContactManifold& m : manifolds)
@@ -357,7 +365,7 @@ void PositionSolver::solve_xpbd(std::span<SolverBody> bodies, std::span<ContactM
         unit_scratch_[u].reserve(most_manifolds, most_bodies);
     }
     for_each_island(parallel, [&](std::uint32_t island, std::size_t unit) {
-        run_island(island, unit_scratch_[unit], bodies, manifolds, gravity, dt, settings);
+        run_island(island, unit_scratch_[unit], bodies, manifolds, sides, gravity, dt, settings);
     });
 }
 
@@ -388,8 +396,8 @@ void PositionSolver::IslandScratch::reserve(std::size_t manifolds, std::size_t b
 }
 
 void PositionSolver::run_island(std::uint32_t island, IslandScratch& scratch, std::span<SolverBody> bodies,
-                                std::span<ContactManifold> manifolds, const glm::vec3& gravity, float dt,
-                                const SolverSettings& settings) {
+                                std::span<ContactManifold> manifolds, std::span<const ContactSides> sides,
+                                const glm::vec3& gravity, float dt, const SolverSettings& settings) {
     const int substeps = settings.substeps;
     const float h = dt / static_cast<float>(substeps);
     const std::uint32_t* body_list = island_bodies_.data() + body_begin_[island];
@@ -614,7 +622,8 @@ void PositionSolver::run_island(std::uint32_t island, IslandScratch& scratch, st
                 Point& sp = point_state[4 * k + static_cast<std::uint32_t>(p)];
                 sp = Point{};
                 const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
-                sp.over = engaged_flags[4 * k + static_cast<std::uint32_t>(p)] || over_reference(m, a, b, cp);
+                sp.over = engaged_flags[4 * k + static_cast<std::uint32_t>(p)] || sides.empty() ||
+                          over_reference(sides[mi], a, b, cp);
             }
             patch_of[k] = Patch{};
         }

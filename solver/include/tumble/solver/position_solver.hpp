@@ -158,7 +158,8 @@ struct ContactWarmStart {
 inline constexpr float kStickDistance = 5e-4f;
 
 /// A contact manifold between body A and body B (or static geometry), found once per step. (Its one-byte flags sit
-/// together after `axis`, with no padding between them: 364 bytes.)
+/// together after `axis`, with no padding between them: 296 bytes. The reference face's side planes, which only
+/// SolverMethod::xpbd reads, are kept apart in ContactSides, so that the soft step pays no memory for them.)
 struct ContactManifold {
     std::uint32_t a = 0;                ///< index of body A in the body array
     std::uint32_t b = kStaticGeometry;  ///< index of body B, or kStaticGeometry
@@ -169,20 +170,24 @@ struct ContactManifold {
     std::array<ContactPoint, 4> points{};
     int axis = -1;          ///< the narrowphase's separating axis and sign (ContactT::axis, ::negative); the solver
     bool negative = false;  ///< does not read them, the engine reports them with the contact
-    bool reference_is_a = true;  ///< the reference face is A's (see side_planes)
     /// Found where a fast body will first touch (continuous collision detection): a point that was apart at the start
     /// of the step takes its friction anchors where it touches, since the body slid along the surface on its way
     /// there without touching it.
     bool impact = false;
-    /// For a face contact: the reference face's side planes (unit normal xyz, offset w) in the frame of the body
-    /// the face belongs to (A when `reference_is_a`, else B; world frame for kStaticGeometry). A point that is apart
-    /// when the manifold is found engages only if its anchor on the other body is over the face (within kOverhang)
-    /// when it first needs pushing; once engaged, or touching from the start, it acts for the rest of the step. A
-    /// box sliding past the end of a face found at the start of the step so never hits the plane's extension,
-    /// while the corners of two equal faces, which sit on each other's edges, do not flicker. 0 sides: no such
-    /// limit (edge contacts).
-    int sides = 0;
-    std::array<glm::vec4, 4> side_planes{};
+};
+
+/// The reference face of a face contact manifold, for SolverMethod::xpbd (the soft step does not read it): its side
+/// planes (unit normal xyz, offset w: a point x is over the face when dot(xyz, x) <= w for every plane) in the frame
+/// of the body the face belongs to (A when `reference_is_a`, else B; world frame for kStaticGeometry), as the
+/// narrowphase found them at the start of the step (Manifold::side_normal, ::side_offset). A point that is apart
+/// when the manifold is found engages only if its anchor on the other body is over the face (within kOverhang) when
+/// it first needs pushing; once engaged, or touching from the start, it acts for the rest of the step. A box sliding
+/// past the end of a face found at the start of the step so never hits the plane's extension, while the corners of
+/// two equal faces, which sit on each other's edges, do not flicker. 68 bytes.
+struct ContactSides {
+    std::array<glm::vec4, 4> planes{};
+    std::uint8_t count = 0;      ///< planes in use, 0..4; 0: no such limit (edge contacts)
+    bool reference_is_a = true;  ///< the reference face is A's
 };
 
 /// How far past the edge of its reference face (metres) a contact point may engage: the round-off of points that
@@ -228,6 +233,12 @@ public:
     /// it; a non-empty `warm` of another size is a contract violation (TUMBLE_ASSERT).
     void solve(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds, std::span<ContactWarmStart> warm,
                const glm::vec3& gravity, float dt, const SolverSettings& settings, Parallel& parallel = serial());
+    /// The same, with the manifolds' reference faces: `sides` holds one entry per manifold (entry k for manifold
+    /// k), or is empty, which gives no point a limit (as ContactSides::count = 0 would). Only SolverMethod::xpbd
+    /// reads it; a non-empty `sides` of another size is a contract violation (TUMBLE_ASSERT).
+    void solve(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds, std::span<const ContactSides> sides,
+               std::span<ContactWarmStart> warm, const glm::vec3& gravity, float dt, const SolverSettings& settings,
+               Parallel& parallel = serial());
 
     /// Islands of the last `solve` (bodies linked by manifolds; a body without contacts is an island of its own).
     std::size_t island_count() const { return island_count_; }
@@ -289,8 +300,9 @@ private:
         float total_normal_impulse = 0.0f;
         glm::vec2 tangent_impulse{0.0f};
     };
-    void solve_xpbd(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds, const glm::vec3& gravity,
-                    float dt, const SolverSettings& settings, Parallel& parallel);
+    void solve_xpbd(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
+                    std::span<const ContactSides> sides, const glm::vec3& gravity, float dt,
+                    const SolverSettings& settings, Parallel& parallel);
     void solve_soft(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
                     std::span<ContactWarmStart> warm, const glm::vec3& gravity, float dt,
                     const SolverSettings& settings, Parallel& parallel);
@@ -367,7 +379,7 @@ private:
     // unit keeps one and reuses it for its islands, so it is sized for the unit's largest island, not the step.
     struct IslandScratch {
         std::vector<Point> points;          // per point: this substep's state
-        std::vector<std::uint8_t> engaged;  // per point: acting in this step (see side_planes)
+        std::vector<std::uint8_t> engaged;  // per point: acting in this step (see ContactSides)
         std::vector<float> split;           // per point: starting overlap not yet taken out, m
         std::vector<float> normal;          // per manifold: normal positional impulse of the step so far, kg m
         std::vector<float> tangential;      // per manifold: friction positional impulse of the step, kg m
@@ -389,8 +401,8 @@ private:
     };
     std::vector<IslandScratch> unit_scratch_;  // per work unit
     void run_island(std::uint32_t island, IslandScratch& scratch, std::span<SolverBody> bodies,
-                    std::span<ContactManifold> manifolds, const glm::vec3& gravity, float dt,
-                    const SolverSettings& settings);
+                    std::span<ContactManifold> manifolds, std::span<const ContactSides> sides, const glm::vec3& gravity,
+                    float dt, const SolverSettings& settings);
 
     std::size_t island_count_ = 0;
     std::vector<std::uint32_t> parent_;          // union-find over body indices
