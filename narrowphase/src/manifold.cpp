@@ -48,12 +48,14 @@ constexpr double kSamePoint = 1e-9;
 constexpr double kTieDepth = 1e-3;
 constexpr double kTieArea = 1e-3;
 
+// Left uninitialised (a Poly holds 16 of them, and a manifold makes a few Polys): whoever makes a vertex sets every
+// field.
 struct PolyVertex {
-    dvec3 p{0.0};
-    int inc = 0;              // incident feature the vertex lies on (corner, edge or face)
-    unsigned ref = 0;         // side planes the vertex lies on (bit k: side plane k)
-    int edge_inc = 0;         // incident feature of the edge from this vertex to the next
-    unsigned edge_ref = 0;    // side planes that edge lies on
+    dvec3 p;
+    int inc;            // incident feature the vertex lies on (corner, edge or face)
+    unsigned ref;       // side planes the vertex lies on (bit k: side plane k)
+    int edge_inc;       // incident feature of the edge from this vertex to the next
+    unsigned edge_ref;  // side planes that edge lies on
 };
 
 struct Poly {
@@ -126,7 +128,9 @@ Poly box_face_polygon(const BoxG& b, int k, bool positive) {
               b.ax[k2] * (plus2 ? b.h[k2] : -b.h[k2]);
         const int corner = ((positive ? 1 : 0) << k) | ((plus1 ? 1 : 0) << k1) | ((plus2 ? 1 : 0) << k2);
         v.inc = box_corner_feature(corner);
+        v.ref = 0;
         v.edge_inc = box_edge_feature(m % 2 == 0 ? k1 : k2, corner);
+        v.edge_ref = 0;
         poly.push(v);
     }
     return poly;
@@ -138,7 +142,9 @@ Poly triangle_polygon(const dvec3 v[3]) {
         PolyVertex x;
         x.p = v[j];
         x.inc = triangle_vertex_feature(j);
+        x.ref = 0;
         x.edge_inc = triangle_edge_feature(j);
+        x.edge_ref = 0;
         poly.push(x);
     }
     return poly;
@@ -219,10 +225,11 @@ void incident_face(const BoxG& b, const dvec3& nr, int& k, bool& positive) {
     positive = glm::dot(b.ax[k], nr) < 0.0;
 }
 
+// Left uninitialised like PolyVertex (a candidate set holds 49): whoever makes one sets every field.
 struct ManifoldCandidate {
-    dvec3 p{0.0};  // on the incident shape
-    double depth = 0.0;
-    std::uint32_t id = 0;
+    dvec3 p;  // on the incident shape
+    double depth;
+    std::uint32_t id;
 };
 
 // Which points a manifold keeps: those with depth >= -below (scaled like the input); `signed_depth` keeps the depth
@@ -250,11 +257,14 @@ struct ManifoldCandidateSet {
 // Clips `poly` by the reference's side planes and adds its corners to `out`. `eps`: distance (metres, scaled) within
 // which a point counts as lying on a plane.
 void collect(const Poly& poly, const Reference& ref, int inc_face, double eps, ManifoldCandidateSet& out) {
-    Poly a = poly, b;
+    Poly buffers[2];  // each clip writes one and reads the other (or `poly`)
+    const Poly* clipped = &poly;
     for (int k = 0; k < ref.sides; ++k) {
-        clip(a, ref.side[k], 1u << k, inc_face, eps, b);
-        a = b;
+        Poly& next = buffers[k & 1];
+        clip(*clipped, ref.side[k], 1u << k, inc_face, eps, next);
+        clipped = &next;
     }
+    const Poly& a = *clipped;
     for (int k = 0; k < a.n; ++k) {
         const int fr = ref.feature(a.v[k].ref), fi = a.v[k].inc;
         ManifoldCandidate x;
