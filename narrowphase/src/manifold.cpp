@@ -80,15 +80,24 @@ double plane_distance(const Plane& pl, const dvec3& p, double eps) {
 }
 
 // Sutherland-Hodgman: the part of polygon `in` inside plane `pl` (Ericson 8.3.4). A vertex on the plane is kept and
-// an intersection is made only where an edge strictly crosses, so no point is emitted twice.
-void clip(const Poly& in, const Plane& pl, unsigned bit, int inc_face, double eps, Poly& out) {
-    out.n = 0;
+// an intersection is made only where an edge strictly crosses, so no point is emitted twice. Returns false, leaving
+// `out` alone, when no vertex lies outside the plane: the part inside is `in` itself.
+bool clip(const Poly& in, const Plane& pl, unsigned bit, int inc_face, double eps, Poly& out) {
     const double tol = eps * std::sqrt(glm::dot(pl.n, pl.n));
+    double distance[kMaxPoly];
+    bool outside = false;
     for (int k = 0; k < in.n; ++k) {
+        distance[k] = plane_distance(pl, in.v[k].p, tol);
+        outside = outside || distance[k] > 0.0;
+    }
+    if (!outside) return false;
+    out.n = 0;
+    for (int k = 0; k < in.n; ++k) {
+        const int next = k + 1 == in.n ? 0 : k + 1;
         const PolyVertex& cur = in.v[k];
-        const PolyVertex& nxt = in.v[(k + 1) % in.n];
-        const double dc = plane_distance(pl, cur.p, tol);
-        const double dn = plane_distance(pl, nxt.p, tol);
+        const PolyVertex& nxt = in.v[next];
+        const double dc = distance[k];
+        const double dn = distance[next];
         if (dc <= 0.0) {
             PolyVertex v = cur;
             if (dc == 0.0 && dn > 0.0) {  // the polygon goes on along the plane from here
@@ -112,6 +121,7 @@ void clip(const Poly& in, const Plane& pl, unsigned bit, int inc_face, double ep
             out.push(x);
         }
     }
+    return true;
 }
 
 // The four corners of box face (k, positive) in cyclic order, with their corner and edge features.
@@ -257,12 +267,11 @@ struct ManifoldCandidateSet {
 // Clips `poly` by the reference's side planes and adds its corners to `out`. `eps`: distance (metres, scaled) within
 // which a point counts as lying on a plane.
 void collect(const Poly& poly, const Reference& ref, int inc_face, double eps, ManifoldCandidateSet& out) {
-    Poly buffers[2];  // each clip writes one and reads the other (or `poly`)
+    Poly buffers[2];  // each clip that cuts reads one (or `poly`) and writes the other
     const Poly* clipped = &poly;
     for (int k = 0; k < ref.sides; ++k) {
-        Poly& next = buffers[k & 1];
-        clip(*clipped, ref.side[k], 1u << k, inc_face, eps, next);
-        clipped = &next;
+        Poly& next = clipped == &buffers[0] ? buffers[1] : buffers[0];
+        if (clip(*clipped, ref.side[k], 1u << k, inc_face, eps, next)) clipped = &next;
     }
     const Poly& a = *clipped;
     for (int k = 0; k < a.n; ++k) {
