@@ -252,6 +252,9 @@ struct Keep {
     // face, build_manifold). Shapes that are apart get no point then: their faces do not face each other, and a
     // corner beside the reference face would make a contact with the face's plane beyond its edge.
     bool outside_fallback = true;
+    // A plain manifold's `below`: kKeepAbove times the pair's size (plain_keep), which build_manifold sets once it has
+    // the size, rather than the caller working the size out a second time.
+    bool plain = false;
 };
 
 struct ManifoldCandidateSet {
@@ -579,7 +582,7 @@ int incident_box_contact(const Reference& ref, const BoxG& inc, double size, con
 // policy chose): the reference face clipped against the incident box for a face axis, the closest points of the
 // two supporting edges for an edge axis.
 template <class T>
-ManifoldT<T> build_manifold(const detail::BoxPairD& p, const detail::SatAxis& s, const dvec3& origin, const Keep& keep) {
+ManifoldT<T> build_manifold(const detail::BoxPairD& p, const detail::SatAxis& s, const dvec3& origin, Keep keep) {
     BoxG A, B;
     A.c = dvec3(0.0);
     B.c = p.t;
@@ -590,6 +593,7 @@ ManifoldT<T> build_manifold(const detail::BoxPairD& p, const detail::SatAxis& s,
         B.h[i] = p.eb[i];
     }
     const double size = std::max({p.ea[0], p.ea[1], p.ea[2], p.eb[0], p.eb[1], p.eb[2]});
+    if (keep.plain) keep.below = kKeepAbove * size;  // = plain_keep(p)
     ManifoldCandidate pts[kMaxManifoldPoints];
     if (s.axis < 6) {
         const bool ref_is_a = s.axis < 3;
@@ -612,7 +616,7 @@ ManifoldT<T> build_manifold(const detail::BoxPairD& p, const detail::SatAxis& s,
 
 // The same for a loaded box and triangle.
 template <class T>
-ManifoldT<T> build_manifold(const detail::BoxTriD& p, const detail::SatAxis& s, const dvec3& origin, const Keep& keep) {
+ManifoldT<T> build_manifold(const detail::BoxTriD& p, const detail::SatAxis& s, const dvec3& origin, Keep keep) {
     BoxG A;
     A.c = dvec3(0.0);
     for (int i = 0; i < 3; ++i) {
@@ -624,6 +628,7 @@ ManifoldT<T> build_manifold(const detail::BoxTriD& p, const detail::SatAxis& s, 
     double emax2 = 0.0;
     for (const dvec3& e : E) emax2 = std::max(emax2, glm::dot(e, e));
     const double size = std::max({p.e[0], p.e[1], p.e[2], 0.5 * std::sqrt(emax2)});
+    if (keep.plain) keep.below = kKeepAbove * size;  // = plain_keep(p)
     ManifoldCandidate pts[kMaxManifoldPoints];
     if (s.axis < 3) {
         // A box face is the reference; the triangle is the incident polygon.
@@ -725,6 +730,7 @@ ManifoldT<T> build_manifold(const detail::BoxTriD& p, const detail::SatAxis& s, 
 }
 
 // The size tolerance of a plain (touching) manifold: points above the reference face by round-off still count.
+// build_manifold works out the same from its size when Keep::plain is set.
 double plain_keep(const detail::BoxPairD& p) {
     return kKeepAbove * std::max({p.ea[0], p.ea[1], p.ea[2], p.eb[0], p.eb[1], p.eb[2]});
 }
@@ -858,7 +864,7 @@ namespace detail {
 template <class T, class Shape>
 std::optional<ManifoldT<T>> manifold_on_axis(const ObbT<T>& a, const InputOf<T, Shape>& p, const SatAxis& s) noexcept {
     if (s.axis < 0) return std::nullopt;  // no axis could be formed (zero axes): no face or edge to take points from
-    return build_manifold<T>(p, s, dvec3(a.center), Keep{plain_keep(p), false});
+    return build_manifold<T>(p, s, dvec3(a.center), Keep{0.0, false, true, true});
 }
 
 template std::optional<ManifoldT<float>> manifold_on_axis<float, ObbT<float>>(const ObbT<float>&, const BoxPairD&,
