@@ -390,6 +390,115 @@ TYPED_TEST(FastPath, RandomGeneralPairsTakeTheFastPath) {
     expect_fast(run_family<T, fam::TriRandom>(Variant::plain, kRandomGeneralCases), kMaxCollideExactAxesTriangle);
 }
 
+// --- Speculative margins ------------------------------------------------------------------------------------------
+
+// The size of a pair as the core measures it: the largest half extent (and half the triangle's longest edge).
+template <class T>
+double pair_size(const tumble::ObbT<T>& a, const tumble::ObbT<T>& b) {
+    double s = 0.0;
+    for (int i = 0; i < 3; ++i)
+        s = std::max({s, std::abs(double(a.half_extents[i])), std::abs(double(b.half_extents[i]))});
+    return s;
+}
+template <class T>
+double pair_size(const tumble::ObbT<T>& a, const tumble::TriangleT<T>& t) {
+    double s = 0.0;
+    for (int i = 0; i < 3; ++i) s = std::max(s, std::abs(double(a.half_extents[i])));
+    const tumble::Vec3T<T> v[3] = {t.a, t.b, t.c};
+    for (int j = 0; j < 3; ++j) s = std::max(s, 0.5 * glm::length(glm::dvec3(v[(j + 1) % 3]) - glm::dvec3(v[j])));
+    return s;
+}
+
+struct MarginStats {
+    long cases = 0, fast = 0, overlapping = 0, apart_within = 0, edge_axis = 0, exact_axes = 0;
+};
+
+// The fast path with a margin against the core with the same margin (sat(p, out, margin), the speculative
+// manifolds' SAT), on the loaded pair: the same answer, and with kContact the same axis, sign, depth and normal bits.
+// Margins of 10^U(-6, 0.5) times the pair's size, three per pair: most pairs of a family are then apart by less than
+// the margin, overlapping, or apart by more.
+template <class T, class Family>
+MarginStats run_margins(int count = kCases) {
+    Random rng(Family::seed + 9100);
+    MarginStats st;
+    int failures = 0;
+    for (int k = 0; k < count && failures < 10; ++k) {
+        const auto [a, b] = Family::template make<T>(rng);
+        detail::InputOf<T, std::remove_cv_t<decltype(b)>> p;
+        if (!detail::load(a, b, p)) continue;
+        for (int r = 0; r < 3; ++r) {
+            const double margin =
+                detail::unscale(pair_size(a, b) * std::pow(10.0, rng.uniform(-6.0, 0.5)), -p.exponent);
+            if (!(std::isfinite(margin) && margin > 0.0)) continue;
+            ++st.cases;
+            detail::SatAxis got, want;
+            detail::FastTrace trace;
+            const int fast = detail::sat_fast<true>(p, &got, &trace, margin);
+            const bool fast_overlap = detail::sat_fast<false>(p, nullptr, nullptr, margin) == 1;
+            const bool exact = detail::sat<true>(p, &want, margin);
+            const bool exact_overlap = detail::sat<false>(p, nullptr, margin);
+            std::string error;
+            if (exact != exact_overlap) error = "the core's contact and boolean tests disagree";
+            if (fast >= 0) {
+                ++st.fast;
+                st.exact_axes += trace.exact_axes;
+                if ((fast == 1) != exact) error = "fast: " + std::to_string(fast) + ", exact: " + std::to_string(exact);
+                if (fast_overlap != exact_overlap) error = "boolean: fast and exact disagree";
+                if (fast == 1 && exact &&
+                    (got.axis != want.axis || got.negative != want.negative || !same(got.depth, want.depth) ||
+                     !same(got.normal.x, want.normal.x) || !same(got.normal.y, want.normal.y) ||
+                     !same(got.normal.z, want.normal.z))) {
+                    char buf[300];
+                    std::snprintf(buf, sizeof buf, "contact: fast axis %d%s depth %a, exact axis %d%s depth %a",
+                                  got.axis, got.negative ? "-" : "", got.depth, want.axis, want.negative ? "-" : "",
+                                  want.depth);
+                    error = buf;
+                }
+            }
+            if (exact) {
+                ++st.overlapping;
+                if (want.depth < 0.0) ++st.apart_within;
+                if (want.axis >= (std::is_same_v<std::remove_cv_t<decltype(b)>, tumble::ObbT<T>> ? 6 : 4))
+                    ++st.edge_axis;
+            }
+            if (!error.empty()) {
+                ++failures;
+                ADD_FAILURE() << Family::name << " (" << testutil::scalar_name(T()) << ") case " << k << " margin "
+                              << margin << ": " << error << "\n  A = " << testutil::describe(a)
+                              << "\n  B = " << testutil::describe(b);
+            }
+        }
+    }
+    std::printf(
+        "[ margin   ] %-6s %-34s %6ld tests: fast %6ld, within the margin %6ld (apart %5ld, edge axis %5ld), "
+        "exact axes per fast call %.3f\n",
+        testutil::scalar_name(T()), Family::name, st.cases, st.fast, st.overlapping, st.apart_within, st.edge_axis,
+        per(st.exact_axes, st.fast));
+    return st;
+}
+
+TYPED_TEST(FastPath, SpeculativeMarginsBitIdentical) {
+    using T = TypeParam;
+    const MarginStats stats[] = {run_margins<T, fam::RandomGeneral>(),    run_margins<T, fam::TouchFaceFace>(),
+                                 run_margins<T, fam::TouchFaceEdge>(),    run_margins<T, fam::TouchEdgeEdge>(),
+                                 run_margins<T, fam::NearParallel>(),     run_margins<T, fam::ParallelEdges>(),
+                                 run_margins<T, fam::ExtremeAspect>(),    run_margins<T, fam::TriRandom>(),
+                                 run_margins<T, fam::TriTouchFaceFace>(), run_margins<T, fam::TriTouchFaceEdge>(),
+                                 run_margins<T, fam::TriTouchEdgeEdge>(), run_margins<T, fam::TriNearParallelEdges>(),
+                                 run_margins<T, fam::TriFar>(),           run_margins<T, fam::TriDegenerate>()};
+    MarginStats all;
+    for (const MarginStats& s : stats) {
+        all.cases += s.cases;
+        all.fast += s.fast;
+        all.apart_within += s.apart_within;
+        all.edge_axis += s.edge_axis;
+    }
+    // The comparisons must cover what the margin changes: pairs apart by less than it, and edge axes chosen.
+    EXPECT_GT(all.apart_within, all.cases / 20);
+    EXPECT_GT(all.edge_axis, 100);
+    EXPECT_GT(all.fast, all.cases * 9 / 10) << "the fast path answers nearly every call";
+}
+
 // The near-parallel pair that the float test of Gomez (Gamasutra 1999) misses (edges 3e-8 rad from parallel, B
 // centred 362 m away; tests/narrowphase_seed_test.cpp) and its separated variant.
 TEST(FastPath, NearParallelEdgesPairBitIdentical) {

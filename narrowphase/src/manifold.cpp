@@ -753,15 +753,22 @@ std::optional<ManifoldT<T>> plain_manifold(const ObbT<T>& a, const Shape& b) noe
     return detail::manifold_on_axis<T, Shape>(a, p, s);
 }
 
-// The speculative manifold: the exact core with the margin, points up to the margin above the reference face.
+// The speculative manifold: the contact axis of the SAT with the margin (the fast path, sat_fast.cpp, and the exact
+// core where it cannot answer, as `load_and_sat` does for the plain test), points up to the margin above the
+// reference face.
 template <class T, class Shape>
 std::optional<ManifoldT<T>> speculative(const ObbT<T>& a, const Shape& b, T margin) noexcept {
     if (!(margin > T(0))) return plain_manifold(a, b);
     detail::InputOf<T, Shape> p;
     detail::SatAxis s;
-    if (!detail::load(a, b, p)) return std::nullopt;
-    const double m = detail::unscale(static_cast<double>(margin), -p.exponent);
-    if (!std::isfinite(m) || !detail::sat<true>(p, &s, m)) return std::nullopt;
+    double m = static_cast<double>(margin);  // load_fast leaves the input unscaled (exponent 0)
+    const int fast = std::isfinite(m) && detail::load_fast(a, b, p) ? detail::sat_fast<true>(p, &s, nullptr, m) : -1;
+    if (fast == 0) return std::nullopt;
+    if (fast < 0) {
+        if (!detail::load(a, b, p)) return std::nullopt;
+        m = detail::unscale(static_cast<double>(margin), -p.exponent);
+        if (!std::isfinite(m) || !detail::sat<true>(p, &s, m)) return std::nullopt;
+    }
     if (s.axis < 0) return std::nullopt;  // as above
     const ManifoldT<T> out = build_manifold<T>(p, s, dvec3(a.center), Keep{m, true, s.depth >= 0.0});
     if (out.count == 0) return std::nullopt;

@@ -32,6 +32,15 @@
 //     own `choose_contact_axis` picks the axis. The depth and normal come from those exact evaluations.
 // Anything outside the fast path's range (axes more than kFastPathMaxAxisError from orthonormal, non-finite values,
 // double input the core would rescale) goes to the exact core unchanged.
+//
+// With a speculative margin m > 0 (the core's `sat(p, out, m)`), an axis separates only when its overlap is below
+// -m |L|, and depths may be negative. The face axes use the core's expressions; an edge axis needs |L|, which the
+// estimate does not form: it is bounded by |L|^2 = |A_i|^2 |B_j|^2 - (A_i . B_j)^2 (Lagrange's identity) from the
+// Gram entries the fast path has, within a slack of round-off (`Len2`). Then
+//   - over' < -(bound + m |L|_max) separates, over' > bound - m |L|_min does not, the rest is evaluated exactly;
+//   - for the contact, an edge whose depth cannot fall below a threshold <= 0 (over' - bound >= threshold |L|_min)
+//     is out, as is one that cannot for a positive threshold (the squared test above).
+// Every product and sum of these tests is padded by 2^-39 relative, far above their round-off (a few 2^-53).
 
 #include "sat_core.hpp"
 
@@ -47,6 +56,17 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kU = kDoubleUnitRoundoff;
+// Relative pads of the margin tests (see the top of the file).
+constexpr double kPadUp = 1.0 + 0x1p-39;
+constexpr double kPadDown = 1.0 - 0x1p-39;
+
+// Bounds of an edge axis' |L|^2 as the core computes it, from the closed forms' Gram entries (lo may be <= 0).
+struct Len2 {
+    double lo, hi;
+};
+
+// A lower bound of x, for v = fl(x) (one rounding).
+inline double below(double v) noexcept { return v < 0.0 ? v * kPadUp : v * kPadDown; }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Box - box
@@ -60,21 +80,31 @@ inline void note_exact(FastTrace* trace, int axis) noexcept {
 
 // The nine edge axes, numbered from `first`: closed(i, j) (i, j as integral constants) is the estimate of axis first + 3i + j, exact(i, j) its
 // evaluation by the core's per-axis function (an EdgeAxis). An estimate below -bound separates; one within the
-// bound is decided by the exact evaluation, and marked in `exact_mask`. False when some axis separates.
-template <int first, class Closed, class Exact>
-[[gnu::always_inline]] inline bool filter_edges(double bound, const Closed& closed, const Exact& exact, double (&over)[9],
-                                                unsigned& exact_mask, FastTrace* trace) {
+// bound is decided by the exact evaluation, and marked in `exact_mask`. False when some axis separates. With a
+// margin > 0 the limits move by the margin times |L| (`len2(i, j)`, a Len2) and an axis separates only beyond it.
+template <int first, class Closed, class Exact, class Len2Of>
+[[gnu::always_inline]] inline bool filter_edges(double bound, double margin, const Closed& closed, const Exact& exact,
+                                                const Len2Of& len2, double (&over)[9], unsigned& exact_mask,
+                                                FastTrace* trace) {
     exact_mask = 0;
     return each<9>([&](auto K) {
         constexpr int k = K, i = k / 3, j = k % 3;
         const double o = closed(std::integral_constant<int, i>{}, std::integral_constant<int, j>{});
         over[k] = o;
-        if (o < -bound) return false;
-        if (!(o > bound)) {
+        double apart = -bound, within = bound;
+        if (margin > 0.0) {
+            const Len2 l = len2(i, j);
+            apart = -(bound * kPadUp + margin * std::sqrt(l.hi) * kPadUp);
+            within = bound * kPadUp - margin * std::sqrt(std::max(l.lo, 0.0)) * kPadDown;
+        }
+        if (o < apart) return false;
+        if (!(o > within)) {
             note_exact(trace, first + k);
             exact_mask |= 1u << k;
             const EdgeAxis x = exact(std::integral_constant<int, i>{}, std::integral_constant<int, j>{});
-            if (x.valid && x.separated) return false;
+            // As the core: beyond the margin (margin 0: any separation).
+            if (x.valid && x.separated && (!(margin > 0.0) || !(x.overlap >= -margin * std::sqrt(x.len2))))
+                return false;
         }
         return true;
     });
@@ -85,21 +115,32 @@ template <int first, class Closed, class Exact>
 // bound including round-off), an edge whose lower bound clears the threshold is out; the others, and those the filter
 // already evaluated (`exact_mask`), are evaluated by exact(i, j) (an EdgeAxis), and the core's `choose_contact_axis`
 // decides.
-template <int first, class Len2, class Exact>
+template <int first, class Len2Of, class Exact>
 [[gnu::always_inline]] inline void choose_contact_axis_with_edges(const AxisCandidate& face, double size,
-                                                                   double axis_error, double bound,
-                                                                   const double (&over)[9], unsigned exact_mask,
-                                                                   const Len2& len2, const Exact& exact, SatAxis* out,
-                                                                   FastTrace* trace) {
-    const double threshold = face_threshold(face.depth, size, axis_error);
+                                                                  double axis_error, double bound,
+                                                                  const double (&over)[9], unsigned exact_mask,
+                                                                  const Len2Of& len2, const Exact& exact, SatAxis* out,
+                                                                  FastTrace* trace, double margin = 0.0,
+                                                                  double extra_bias = 0.0) {
+    const double threshold = face_threshold(face.depth, size, axis_error) - extra_bias;
     const double t2 = threshold * threshold * kSquarePadHigh;
     unsigned evaluate = exact_mask;
     if (threshold > 0.0) {
         each<9>([&](auto K) {
             constexpr int k = K, i = k / 3, j = k % 3;
             const double m = over[k] - bound;
-            const double rhs = t2 * len2(i, j);
+            const double rhs = t2 * len2(i, j).hi;
             if (!(m > 0.0 && rhs >= kFastTinySquare && m * m * kSquarePadLow >= rhs)) evaluate |= 1u << k;
+            return true;
+        });
+    } else if (margin > 0.0) {
+        // Shapes apart by up to the margin: edge depths can be negative, and an edge below threshold (<= 0) can win.
+        // It cannot when overlap >= threshold |L| for every |L| in range, i.e. over' - bound >= threshold |L|_min.
+        each<9>([&](auto K) {
+            constexpr int k = K, i = k / 3, j = k % 3;
+            const double lowest = below(over[k] - bound * kPadUp);
+            const double reach = -threshold * std::sqrt(std::max(len2(i, j).lo, 0.0)) * kPadDown;
+            if (!(lowest >= -reach)) evaluate |= 1u << k;
             return true;
         });
     }
@@ -110,13 +151,14 @@ template <int first, class Len2, class Exact>
         const EdgeAxis x = exact(k / 3, k % 3);
         if (x.valid) edge.consider(x.depth(), first + k, x.negative, x.L);
     }
-    choose_contact_axis(face, edge, size, axis_error, out);
+    choose_contact_axis(face, edge, size, axis_error, out, extra_bias);
 }
 
 }  // namespace
 
 template <bool kContact>
-int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
+int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace, double margin) noexcept {
+    const bool spec = margin > 0.0;
     const dvec3* a = p.a;
     const dvec3* b = p.b;
     const double* ea = p.ea;
@@ -141,7 +183,7 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
         });
         ta[i] = glm::dot(t, a[i]);
         over_face[i] = face_a_over(p, GA, R, i, ta[i]);
-        return over_face[i] >= 0.0;
+        return spec ? over_face[i] >= -margin * std::sqrt(GA[i][i]) : over_face[i] >= 0.0;
     });
     if (!faces_a) return 0;
     // Axes 3-5, B's faces.
@@ -150,7 +192,7 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
         constexpr int j = J;
         tb[j] = glm::dot(t, b[j]);
         over_face[3 + j] = face_b_over(p, GB, R, j, tb[j]);
-        return over_face[3 + j] >= 0.0;
+        return spec ? over_face[3 + j] >= -margin * std::sqrt(GB[j][j]) : over_face[3 + j] >= 0.0;
     });
     if (!faces_b) return 0;
 
@@ -159,25 +201,36 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
     const double bound = box_edge_bound(p, dA, dB);
     if (!(bound < kInf)) return -1;  // an infinite half extent
 
-    // Axes 6-14 by the closed forms; the core's arithmetic where they cannot decide.
+    // Axes 6-14 by the closed forms; the core's arithmetic where they cannot decide. |L|^2 = G_ii G_jj - R_ij^2, up
+    // to 32 u (unit axes).
+    const auto len2 = [&](int i, int j) {
+        const double l = GA[i][i] * GB[j][j] - R[i][j] * R[i][j];
+        return Len2{l - 32.0 * kU, l + 32.0 * kU};
+    };
     double over_edge[9];
     unsigned exact;
     if (!filter_edges<6>(
-            bound, [&](auto i, auto j) __attribute__((always_inline)) { return box_edge_closed(p, R, ta, i, j); },
-            [&](auto i, auto j) { return box_edge_axis(p, GA, GB, i, j); }, over_edge, exact, trace))
+            bound,
+            margin, [&](auto i, auto j) __attribute__((always_inline)) { return box_edge_closed(p, R, ta, i, j); },
+            [&](auto i, auto j) { return box_edge_axis(p, GA, GB, i, j); }, len2, over_edge, exact, trace))
         return 0;
     if constexpr (!kContact) {
         return 1;
     } else {
         // The face of least depth. The core's depth over / sqrt(G_ff) lies within a relative dA (dB) + 2.1 units of
         // round-off of over; only faces that can be the least are evaluated.
+        // With a margin the overlaps may be negative: the interval is over -+ f |over|.
         const double fa = dA + 8.0 * kU, fb = dB + 8.0 * kU;
-        const double least = min_of(over_face[0] * (1.0 + fa), over_face[1] * (1.0 + fa), over_face[2] * (1.0 + fa),
-                                    over_face[3] * (1.0 + fb), over_face[4] * (1.0 + fb), over_face[5] * (1.0 + fb));
+        const auto high = [&](int f) {
+            const double r = f < 3 ? fa : fb;
+            return spec ? over_face[f] + r * std::abs(over_face[f]) : over_face[f] * (1.0 + r);
+        };
+        const double least = min_of(high(0), high(1), high(2), high(3), high(4), high(5));
         AxisCandidate face;
         each<6>([&](auto F) {
             constexpr int f = F;
-            const double low = over_face[f] * (1.0 - (f < 3 ? fa : fb));
+            const double r = f < 3 ? fa : fb;
+            const double low = spec ? over_face[f] - r * std::abs(over_face[f]) : over_face[f] * (1.0 - r);
             if (low <= least || low < kFastTinyDepth) {
                 if (trace) ++trace->face_candidates;
                 if constexpr (f < 3)
@@ -189,10 +242,11 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
         });
 
         // Edges that can beat the face: |L|^2 <= G_ii G_jj - R_ij^2 + 32 u.
+        const double size = max_of(ea[0], ea[1], ea[2], eb[0], eb[1], eb[2]);
         choose_contact_axis_with_edges<6>(
-            face, max_of(ea[0], ea[1], ea[2], eb[0], eb[1], eb[2]), std::max(dA, dB), bound, over_edge, exact,
-            [&](int i, int j) { return GA[i][i] * GB[j][j] - R[i][j] * R[i][j] + 32.0 * kU; },
-            [&](int i, int j) { return box_edge_axis(p, GA, GB, i, j); }, out, trace);
+            face, size, std::max(dA, dB), bound, over_edge, exact, len2,
+            [&](int i, int j) { return box_edge_axis(p, GA, GB, i, j); }, out, trace, margin,
+            spec ? kSpeculativeFaceBias * size : 0.0);
         return 1;
     }
 }
@@ -201,7 +255,8 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace) noexcept {
 // Box - triangle
 
 template <bool kContact>
-int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
+int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace, double margin) noexcept {
+    const bool spec = margin > 0.0;
     const dvec3* a = p.a;
     const double* e = p.e;
     const dvec3* v = p.v;
@@ -223,7 +278,8 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
         });
         const double r = e[0] * std::abs(GA[i][0]) + e[1] * std::abs(GA[i][1]) + e[2] * std::abs(GA[i][2]);
         const double lo = min_of(P[i][0], P[i][1], P[i][2]), hi = max_of(P[i][0], P[i][1], P[i][2]);
-        if (!(lo <= r && hi >= -r)) return false;
+        const double reach = spec ? r + margin * std::sqrt(GA[i][i]) : r;
+        if (!(lo <= reach && hi >= -reach)) return false;
         if constexpr (kContact) {
             const Interval iv = box_vs_interval(r, lo, hi);
             face_over[i] = iv.overlap;
@@ -237,7 +293,7 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
     // core returns "separated" too when this axis separates, since it tests the same axes in the same order.
     const TriEdges te = tri_edges(p);
     const EdgeAxis normal = tri_normal_axis(p, te);
-    if (normal.valid && normal.separated) return 0;
+    if (normal.valid && normal.separated && (!spec || !(normal.overlap >= -margin * std::sqrt(normal.len2)))) return 0;
 
     const double dA = gram_error(GA);
     if (!(dA <= kFastPathMaxAxisError)) return -1;
@@ -246,25 +302,34 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
     const double bound = tri_edge_bound(dA, std::abs(e[0]) + std::abs(e[1]) + std::abs(e[2]), V);
     if (!(finite && bound < kInf)) return -1;  // a non-finite vertex or half extent
 
-    // Axes 4-12 by the closed forms in the box frame; the core's arithmetic where they cannot decide.
+    // Axes 4-12 by the closed forms in the box frame; the core's arithmetic where they cannot decide. |L|^2 =
+    // |A_i|^2 |E_j|^2 - (E_j . A_i)^2, and E_j . A_i is Ep[j][i], up to round-off.
     double Ep[3][3], over_edge[9];
     tri_frame_edges(P, Ep);
+    const double len2_slack = 320.0 * kU * V * V;
+    const auto len2 = [&](int i, int j) {
+        const double l = GA[i][i] * te.E2[j] - Ep[j][i] * Ep[j][i];
+        return Len2{l - len2_slack, l + len2_slack};
+    };
     unsigned exact;
     if (!filter_edges<4>(
-            bound, [&](auto i, auto j) __attribute__((always_inline)) { return tri_edge_closed(e, P, Ep, i, j); },
-            [&](auto i, auto j) { return tri_edge_axis(p, GA, te, i, j); }, over_edge, exact, trace))
+            bound,
+            margin, [&](auto i, auto j) __attribute__((always_inline)) { return tri_edge_closed(e, P, Ep, i, j); },
+            [&](auto i, auto j) { return tri_edge_axis(p, GA, te, i, j); }, len2, over_edge, exact, trace))
         return 0;
     if constexpr (!kContact) {
         return 1;
     } else {
         // The face of least depth, as for two boxes; the normal's depth is exact already.
         const double fa = dA + 8.0 * kU;
-        const double least = min_of(normal.valid ? normal.depth() : kInf, face_over[0] * (1.0 + fa),
-                                    face_over[1] * (1.0 + fa), face_over[2] * (1.0 + fa));
+        const auto high = [&](int f) {
+            return spec ? face_over[f] + fa * std::abs(face_over[f]) : face_over[f] * (1.0 + fa);
+        };
+        const double least = min_of(normal.valid ? normal.depth() : kInf, high(0), high(1), high(2));
         AxisCandidate face;
         each<3>([&](auto F) {
             constexpr int f = F;
-            const double low = face_over[f] * (1.0 - fa);
+            const double low = spec ? face_over[f] - fa * std::abs(face_over[f]) : face_over[f] * (1.0 - fa);
             if (low <= least || low < kFastTinyDepth) {
                 if (trace) ++trace->face_candidates;
                 face.consider(face_over[f] / std::sqrt(GA[f][f]), f, face_negative[f], a[f]);
@@ -276,19 +341,18 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace) noexcept {
         // Edges that can beat the face (see the box-box case): |L|^2 <= |A_i|^2 |E_j|^2 - (E_j . A_i)^2, up to
         // round-off, and E_j . A_i is Ep[j][i] up to the same.
         const double emax2 = max_of(te.E2[0], te.E2[1], te.E2[2]);
-        const double len2_slack = 320.0 * kU * V * V;
+        const double size = max_of(e[0], e[1], e[2], 0.5 * std::sqrt(emax2));
         choose_contact_axis_with_edges<4>(
-            face, max_of(e[0], e[1], e[2], 0.5 * std::sqrt(emax2)), dA, bound, over_edge, exact,
-            [&](int i, int j) { return GA[i][i] * te.E2[j] - Ep[j][i] * Ep[j][i] + len2_slack; },
-            [&](int i, int j) { return tri_edge_axis(p, GA, te, i, j); }, out, trace);
+            face, size, dA, bound, over_edge, exact, len2, [&](int i, int j) { return tri_edge_axis(p, GA, te, i, j); },
+            out, trace, margin, spec ? kSpeculativeFaceBias * size : 0.0);
         return 1;
     }
 }
 
-template int sat_fast<false>(const BoxPairD&, SatAxis*, FastTrace*) noexcept;
-template int sat_fast<true>(const BoxPairD&, SatAxis*, FastTrace*) noexcept;
-template int sat_fast<false>(const BoxTriD&, SatAxis*, FastTrace*) noexcept;
-template int sat_fast<true>(const BoxTriD&, SatAxis*, FastTrace*) noexcept;
+template int sat_fast<false>(const BoxPairD&, SatAxis*, FastTrace*, double) noexcept;
+template int sat_fast<true>(const BoxPairD&, SatAxis*, FastTrace*, double) noexcept;
+template int sat_fast<false>(const BoxTriD&, SatAxis*, FastTrace*, double) noexcept;
+template int sat_fast<true>(const BoxTriD&, SatAxis*, FastTrace*, double) noexcept;
 
 // ---------------------------------------------------------------------------------------------------------------
 // The public tests (sat_core.hpp, `load_and_sat`).
