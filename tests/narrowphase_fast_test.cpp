@@ -433,8 +433,8 @@ MarginStats run_margins(int count = kCases) {
             ++st.cases;
             detail::SatAxis got, want;
             detail::FastTrace trace;
-            const int fast = detail::sat_fast<true>(p, &got, &trace, margin);
-            const bool fast_overlap = detail::sat_fast<false>(p, nullptr, nullptr, margin) == 1;
+            const int fast = detail::sat_fast<true, true>(p, &got, &trace, margin);
+            const bool fast_overlap = detail::sat_fast<false, true>(p, nullptr, nullptr, margin) == 1;
             const bool exact = detail::sat<true>(p, &want, margin);
             const bool exact_overlap = detail::sat<false>(p, nullptr, margin);
             std::string error;

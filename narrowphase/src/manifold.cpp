@@ -762,7 +762,8 @@ std::optional<ManifoldT<T>> speculative(const ObbT<T>& a, const Shape& b, T marg
     detail::InputOf<T, Shape> p;
     detail::SatAxis s;
     double m = static_cast<double>(margin);  // load_fast leaves the input unscaled (exponent 0)
-    const int fast = std::isfinite(m) && detail::load_fast(a, b, p) ? detail::sat_fast<true>(p, &s, nullptr, m) : -1;
+    const int fast =
+        std::isfinite(m) && detail::load_fast(a, b, p) ? detail::sat_fast<true, true>(p, &s, nullptr, m) : -1;
     if (fast == 0) return std::nullopt;
     if (fast < 0) {
         if (!detail::load(a, b, p)) return std::nullopt;

@@ -152,10 +152,11 @@ bool sat(const BoxTriD& p, SatAxis* out, double margin = 0.0) noexcept;
 
 // The fast path on the same input: 0 separated, 1 overlapping (with kContact, *out is what `sat` reports), -1 when
 // it cannot answer (axes far from orthonormal, non-finite lengths): run `sat` instead. Valid on the output of
-// `load` and of `load_fast`. `margin` (finite, >= 0, scaled like the input) as for `sat`.
-template <bool kContact>
+// `load` and of `load_fast`. With kMargin, `margin` (finite, > 0, scaled like the input) as for `sat`; without, the
+// plain test (margin 0), compiled without the margin's terms.
+template <bool kContact, bool kMargin = false>
 int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace, double margin = 0.0) noexcept;
-template <bool kContact>
+template <bool kContact, bool kMargin = false>
 int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace, double margin = 0.0) noexcept;
 
 // The input of a shape pair: BoxPairD for two boxes, BoxTriD for a box and a triangle.

@@ -82,7 +82,7 @@ inline void note_exact(FastTrace* trace, int axis) noexcept {
 // evaluation by the core's per-axis function (an EdgeAxis). An estimate below -bound separates; one within the
 // bound is decided by the exact evaluation, and marked in `exact_mask`. False when some axis separates. With a
 // margin > 0 the limits move by the margin times |L| (`len2(i, j)`, a Len2) and an axis separates only beyond it.
-template <int first, class Closed, class Exact, class Len2Of>
+template <int first, bool kMargin, class Closed, class Exact, class Len2Of>
 [[gnu::always_inline]] inline bool filter_edges(double bound, double margin, const Closed& closed, const Exact& exact,
                                                 const Len2Of& len2, double (&over)[9], unsigned& exact_mask,
                                                 FastTrace* trace) {
@@ -92,7 +92,7 @@ template <int first, class Closed, class Exact, class Len2Of>
         const double o = closed(std::integral_constant<int, i>{}, std::integral_constant<int, j>{});
         over[k] = o;
         double apart = -bound, within = bound;
-        if (margin > 0.0) {
+        if constexpr (kMargin) {
             const Len2 l = len2(i, j);
             apart = -(bound * kPadUp + margin * std::sqrt(l.hi) * kPadUp);
             within = bound * kPadUp - margin * std::sqrt(std::max(l.lo, 0.0)) * kPadDown;
@@ -103,8 +103,7 @@ template <int first, class Closed, class Exact, class Len2Of>
             exact_mask |= 1u << k;
             const EdgeAxis x = exact(std::integral_constant<int, i>{}, std::integral_constant<int, j>{});
             // As the core: beyond the margin (margin 0: any separation).
-            if (x.valid && x.separated && (!(margin > 0.0) || !(x.overlap >= -margin * std::sqrt(x.len2))))
-                return false;
+            if (x.valid && x.separated && (!kMargin || !(x.overlap >= -margin * std::sqrt(x.len2)))) return false;
         }
         return true;
     });
@@ -114,14 +113,13 @@ template <int first, class Closed, class Exact, class Len2Of>
 // its depth over / |L| falls below the face threshold. With over >= over' - bound and |L|^2 <= len2(i, j) (an upper
 // bound including round-off), an edge whose lower bound clears the threshold is out; the others, and those the filter
 // already evaluated (`exact_mask`), are evaluated by exact(i, j) (an EdgeAxis), and the core's `choose_contact_axis`
-// decides.
-template <int first, class Len2Of, class Exact>
+// decides. With kMargin the depths may be negative, and so may the threshold (`extra_bias`: the speculative face bias).
+template <int first, bool kMargin, class Len2Of, class Exact>
 [[gnu::always_inline]] inline void choose_contact_axis_with_edges(const AxisCandidate& face, double size,
                                                                   double axis_error, double bound,
                                                                   const double (&over)[9], unsigned exact_mask,
                                                                   const Len2Of& len2, const Exact& exact, SatAxis* out,
-                                                                  FastTrace* trace, double margin = 0.0,
-                                                                  double extra_bias = 0.0) {
+                                                                  FastTrace* trace, double extra_bias = 0.0) {
     const double threshold = face_threshold(face.depth, size, axis_error) - extra_bias;
     const double t2 = threshold * threshold * kSquarePadHigh;
     unsigned evaluate = exact_mask;
@@ -133,7 +131,7 @@ template <int first, class Len2Of, class Exact>
             if (!(m > 0.0 && rhs >= kFastTinySquare && m * m * kSquarePadLow >= rhs)) evaluate |= 1u << k;
             return true;
         });
-    } else if (margin > 0.0) {
+    } else if constexpr (kMargin) {
         // Shapes apart by up to the margin: edge depths can be negative, and an edge below threshold (<= 0) can win.
         // It cannot when overlap >= threshold |L| for every |L| in range, i.e. over' - bound >= threshold |L|_min.
         each<9>([&](auto K) {
@@ -156,9 +154,9 @@ template <int first, class Len2Of, class Exact>
 
 }  // namespace
 
-template <bool kContact>
+template <bool kContact, bool kMargin>
 int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace, double margin) noexcept {
-    const bool spec = margin > 0.0;
+    constexpr bool spec = kMargin;  // the plain test's code is the margin-free one
     const dvec3* a = p.a;
     const dvec3* b = p.b;
     const double* ea = p.ea;
@@ -209,7 +207,7 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace, double margin) n
     };
     double over_edge[9];
     unsigned exact;
-    if (!filter_edges<6>(
+    if (!filter_edges<6, kMargin>(
             bound,
             margin, [&](auto i, auto j) __attribute__((always_inline)) { return box_edge_closed(p, R, ta, i, j); },
             [&](auto i, auto j) { return box_edge_axis(p, GA, GB, i, j); }, len2, over_edge, exact, trace))
@@ -243,9 +241,9 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace, double margin) n
 
         // Edges that can beat the face: |L|^2 <= G_ii G_jj - R_ij^2 + 32 u.
         const double size = max_of(ea[0], ea[1], ea[2], eb[0], eb[1], eb[2]);
-        choose_contact_axis_with_edges<6>(
+        choose_contact_axis_with_edges<6, kMargin>(
             face, size, std::max(dA, dB), bound, over_edge, exact, len2,
-            [&](int i, int j) { return box_edge_axis(p, GA, GB, i, j); }, out, trace, margin,
+            [&](int i, int j) { return box_edge_axis(p, GA, GB, i, j); }, out, trace,
             spec ? kSpeculativeFaceBias * size : 0.0);
         return 1;
     }
@@ -254,9 +252,9 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace, double margin) n
 // ---------------------------------------------------------------------------------------------------------------
 // Box - triangle
 
-template <bool kContact>
+template <bool kContact, bool kMargin>
 int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace, double margin) noexcept {
-    const bool spec = margin > 0.0;
+    constexpr bool spec = kMargin;
     const dvec3* a = p.a;
     const double* e = p.e;
     const dvec3* v = p.v;
@@ -312,7 +310,7 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace, double margin) no
         return Len2{l - len2_slack, l + len2_slack};
     };
     unsigned exact;
-    if (!filter_edges<4>(
+    if (!filter_edges<4, kMargin>(
             bound,
             margin, [&](auto i, auto j) __attribute__((always_inline)) { return tri_edge_closed(e, P, Ep, i, j); },
             [&](auto i, auto j) { return tri_edge_axis(p, GA, te, i, j); }, len2, over_edge, exact, trace))
@@ -342,17 +340,21 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace, double margin) no
         // round-off, and E_j . A_i is Ep[j][i] up to the same.
         const double emax2 = max_of(te.E2[0], te.E2[1], te.E2[2]);
         const double size = max_of(e[0], e[1], e[2], 0.5 * std::sqrt(emax2));
-        choose_contact_axis_with_edges<4>(
+        choose_contact_axis_with_edges<4, kMargin>(
             face, size, dA, bound, over_edge, exact, len2, [&](int i, int j) { return tri_edge_axis(p, GA, te, i, j); },
-            out, trace, margin, spec ? kSpeculativeFaceBias * size : 0.0);
+            out, trace, spec ? kSpeculativeFaceBias * size : 0.0);
         return 1;
     }
 }
 
-template int sat_fast<false>(const BoxPairD&, SatAxis*, FastTrace*, double) noexcept;
-template int sat_fast<true>(const BoxPairD&, SatAxis*, FastTrace*, double) noexcept;
-template int sat_fast<false>(const BoxTriD&, SatAxis*, FastTrace*, double) noexcept;
-template int sat_fast<true>(const BoxTriD&, SatAxis*, FastTrace*, double) noexcept;
+template int sat_fast<false, false>(const BoxPairD&, SatAxis*, FastTrace*, double) noexcept;
+template int sat_fast<true, false>(const BoxPairD&, SatAxis*, FastTrace*, double) noexcept;
+template int sat_fast<false, true>(const BoxPairD&, SatAxis*, FastTrace*, double) noexcept;
+template int sat_fast<true, true>(const BoxPairD&, SatAxis*, FastTrace*, double) noexcept;
+template int sat_fast<false, false>(const BoxTriD&, SatAxis*, FastTrace*, double) noexcept;
+template int sat_fast<true, false>(const BoxTriD&, SatAxis*, FastTrace*, double) noexcept;
+template int sat_fast<false, true>(const BoxTriD&, SatAxis*, FastTrace*, double) noexcept;
+template int sat_fast<true, true>(const BoxTriD&, SatAxis*, FastTrace*, double) noexcept;
 
 // ---------------------------------------------------------------------------------------------------------------
 // The public tests (sat_core.hpp, `load_and_sat`).
