@@ -347,6 +347,14 @@ void World::Impl::narrowphase_stage() {
     };
     stats.ccd_sweeps = sweeps;
     scratch.swept_bodies = sweeps;
+    // Each step body's margin once, not once per candidate (a body has many): the same floats.
+    const std::size_t step_bodies = scratch.solver_bodies.size();
+    scratch.speculative_margin.resize(step_bodies);
+    parallel().for_each_chunk(step_bodies, 512, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k)
+            scratch.speculative_margin[k] = margin_of(static_cast<std::uint32_t>(k));
+    });
+    const float* const margin = scratch.speculative_margin.data();
     // Candidate k's manifold, if it has one, into `out` (returns whether it has).
     auto find = [&](std::size_t k, ContactManifold& out, ContactSides& face) {
         float toi = 2.0f;  // time of impact of a swept body, as a fraction of the step (> 1: none)
@@ -363,7 +371,7 @@ void World::Impl::narrowphase_stage() {
                 m = impact_manifold(p.b, start_box(p.a), toi);
                 if (m) m = reversed(*m);
             }
-            if (!m) m = box_manifold(start_box(p.a), fa, start_box(p.b), fb, margin_of(p.a) + margin_of(p.b));
+            if (!m) m = box_manifold(start_box(p.a), fa, start_box(p.b), fb, margin[p.a] + margin[p.b]);
             if (!m) return false;
             out = to_solver(*m, p.a, p.b, combined_friction(A.friction, B.friction),
                             combined_restitution(A.restitution, B.restitution), face);
@@ -374,8 +382,7 @@ void World::Impl::narrowphase_stage() {
             std::optional<Manifold> m;
             if (swept_for_ccd(t.body)) m = impact_manifold(t.body, shape_of(t), t.active_edges, toi);
             if (!m)
-                m = mesh_manifold(start_box(t.body), shape_of(t), start_center(t.body), t.active_edges,
-                                  margin_of(t.body));
+                m = mesh_manifold(start_box(t.body), shape_of(t), start_center(t.body), t.active_edges, margin[t.body]);
             if (!m) return false;
             out = to_solver(*m, t.body, kStaticGeometry, combined_friction(A.friction, material.friction),
                             combined_restitution(A.restitution, material.restitution), face);

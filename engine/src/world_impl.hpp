@@ -220,6 +220,7 @@ struct World::Impl {
         std::vector<ContactManifold> wave_manifolds;  // narrowphase: per candidate of a wave, its manifold if found
         std::vector<ContactSides> wave_sides;         // ... and its reference face
         std::vector<std::uint8_t> candidate_found;    // ... and whether it has one
+        std::vector<float> speculative_margin;  // narrowphase: per step body, how far its points can move (margin_of)
         std::vector<ProxyId> proxy_ids;    // update_active_proxies: one wave's proxies (fixed size, not per body)
         std::vector<Aabb> proxy_boxes;     // ... and their new boxes
         std::size_t swept_bodies = 0;      // narrowphase: bodies swept for CCD this step (swept_for_ccd)
