@@ -280,7 +280,7 @@ void World::Impl::broadphase_stage() {
 }
 
 ContactManifold World::Impl::to_solver(const Manifold& m, std::uint32_t a, std::uint32_t b, float friction,
-                                       float restitution, ContactSides& face) const {
+                                       float restitution, ContactSides* face) const {
     ContactManifold out;
     out.a = a;
     out.b = b;
@@ -290,8 +290,6 @@ ContactManifold World::Impl::to_solver(const Manifold& m, std::uint32_t a, std::
     out.count = m.count;
     out.axis = m.axis;
     out.negative = m.negative;
-    face.count = static_cast<std::uint8_t>(m.sides);
-    face.reference_is_a = m.reference_is_a;
     // The bodies' poses at the start of the step, where the manifold was found.
     auto pose = [&](std::uint32_t i, glm::vec3& x, glm::quat& q) {
         x = glm::vec3(0.0f);
@@ -304,12 +302,14 @@ ContactManifold World::Impl::to_solver(const Manifold& m, std::uint32_t a, std::
     glm::quat qa, qb;
     pose(a, xa, qa);
     pose(b, xb, qb);
-    {
+    if (face) {
+        face->count = static_cast<std::uint8_t>(m.sides);
+        face->reference_is_a = m.reference_is_a;
         const glm::vec3 xr = m.reference_is_a ? xa : xb;
         const glm::quat qr = m.reference_is_a ? qa : qb;
         for (int k = 0; k < m.sides; ++k) {
             const glm::vec3 n = m.side_normal[static_cast<std::size_t>(k)];
-            face.planes[static_cast<std::size_t>(k)] =
+            face->planes[static_cast<std::size_t>(k)] =
                 glm::vec4(glm::conjugate(qr) * n, m.side_offset[static_cast<std::size_t>(k)] - glm::dot(n, xr));
         }
     }
@@ -356,7 +356,7 @@ void World::Impl::narrowphase_stage() {
     });
     const float* const margin = scratch.speculative_margin.data();
     // Candidate k's manifold, if it has one, into `out` (returns whether it has).
-    auto find = [&](std::size_t k, ContactManifold& out, ContactSides& face) {
+    auto find = [&](std::size_t k, ContactManifold& out, ContactSides* face) {
         float toi = 2.0f;  // time of impact of a swept body, as a fraction of the step (> 1: none)
         if (k < pairs) {
             const BodyPair& p = scratch.body_pairs[k];
@@ -406,11 +406,12 @@ void World::Impl::narrowphase_stage() {
     for (std::size_t first = 0; first < total; first += wave) {
         const std::size_t last = std::min(total, first + wave);
         scratch.wave_manifolds.resize(last - first);
-        scratch.wave_sides.resize(last - first);
+        if (faces) scratch.wave_sides.resize(last - first);
         scratch.candidate_found.assign(last - first, 0);
         parallel().for_each_chunk(last - first, kCandidateGrain, [&](std::size_t begin, std::size_t end) {
             for (std::size_t i = begin; i < end; ++i)
-                scratch.candidate_found[i] = find(first + i, scratch.wave_manifolds[i], scratch.wave_sides[i]) ? 1 : 0;
+                scratch.candidate_found[i] =
+                    find(first + i, scratch.wave_manifolds[i], faces ? &scratch.wave_sides[i] : nullptr) ? 1 : 0;
         });
         std::size_t found = 0;
         for (std::size_t i = 0; i < last - first; ++i) found += scratch.candidate_found[i];

@@ -218,7 +218,7 @@ struct World::Impl {
         std::vector<TriangleCandidate> triangle_candidates;
         std::vector<std::uint32_t> mesh_order;      // live mesh slots by creation sequence
         std::vector<ContactManifold> wave_manifolds;  // narrowphase: per candidate of a wave, its manifold if found
-        std::vector<ContactSides> wave_sides;         // ... and its reference face
+        std::vector<ContactSides> wave_sides;         // ... and its reference face (XPBD only)
         std::vector<std::uint8_t> candidate_found;    // ... and whether it has one
         std::vector<float> speculative_margin;  // narrowphase: per step body, how far its points can move (margin_of)
         std::vector<ProxyId> proxy_ids;    // update_active_proxies: one wave's proxies (fixed size, not per body)
@@ -351,9 +351,9 @@ struct World::Impl {
     void solve_stage();
     void velocities_stage();
     // The solver manifold for a contact manifold of step bodies a and b (b = kStaticGeometry for a triangle), and
-    // its reference face into `face`.
+    // its reference face into `face` unless null (only XPBD reads it).
     ContactManifold to_solver(const Manifold& m, std::uint32_t a, std::uint32_t b, float friction, float restitution,
-                              ContactSides& face) const;
+                              ContactSides* face) const;
     // Gives the new manifolds' points what the same feature pair in the last step's manifold of the same pair held
     // (state.contact_cache): its friction anchors where it was stuck, and its warm-start forces.
     void carry_contacts();

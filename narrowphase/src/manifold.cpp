@@ -872,7 +872,7 @@ namespace detail {
 template <class T, class Shape>
 std::optional<ManifoldT<T>> manifold_on_axis(const ObbT<T>& a, const InputOf<T, Shape>& p, const SatAxis& s) noexcept {
     if (s.axis < 0) return std::nullopt;  // no axis could be formed (zero axes): no face or edge to take points from
-    return build_manifold<T>(p, s, dvec3(a.center), Keep{0.0, false, true, true});
+    return build_manifold<T>(p, s, dvec3(a.center), Keep{.plain = true});
 }
 
 template std::optional<ManifoldT<float>> manifold_on_axis<float, ObbT<float>>(const ObbT<float>&, const BoxPairD&,
