@@ -177,7 +177,7 @@ struct ContactManifold {
 };
 
 /// The reference face of a face contact manifold, for SolverMethod::xpbd (the soft step does not read it): its side
-/// planes (unit normal xyz, offset w: a point x is over the face when dot(xyz, x) <= w for every plane) in the frame
+/// planes (unit normal xyz, offset w in metres: x is over the face when dot(xyz, x) <= w for every plane) in the frame
 /// of the body the face belongs to (A when `reference_is_a`, else B; world frame for kStaticGeometry), as the
 /// narrowphase found them at the start of the step (Manifold::side_normal, ::side_offset). A point that is apart
 /// when the manifold is found engages only if its anchor on the other body is over the face (within kOverhang) when
