@@ -364,6 +364,13 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
     auto each_manifold = [&](float t, auto&& visit) {
         auto one = [&](std::uint32_t k) {
             const SoftManifold& m = soft_manifold[k];
+            auto still_or_own = [&](std::uint32_t ref) -> SoftBody& {
+                return ref == kStillSide ? still : soft_body[ref];
+            };
+            if (m.kinematic == 0) {  // the common case: no kinematic side to work out (and no SoftBody to build)
+                visit(k, m, still_or_own(m.a), still_or_own(m.b));
+                return;
+            }
             SoftBody ka, kb;
             visit(k, m, side(m.a, (m.kinematic & 1u) != 0, t, ka), side(m.b, (m.kinematic & 2u) != 0, t, kb));
         };
@@ -502,8 +509,11 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
     };
     auto locate = [&](const SoftManifold& m, const SoftPoint* sp, const SoftBody& a, const SoftBody& b, Now& now) {
         now.dx = m.offset + (b.dp - a.dp);
+        // A side that never moves (kStillSide) keeps its arms: its turn is the identity.
+        const bool a_turns = m.a != kStillSide, b_turns = m.b != kStillSide;
         for (int p = 0; p < m.count; ++p) {
-            const glm::vec3 pra = a.dr * sp[p].ra, prb = b.dr * sp[p].rb;
+            const glm::vec3 pra = a_turns ? a.dr * sp[p].ra : sp[p].ra;
+            const glm::vec3 prb = b_turns ? b.dr * sp[p].rb : sp[p].rb;
             now.s[p] = glm::dot(now.dx + prb - pra, m.normal) + sp[p].separation;
             now.ra[p] = 0.5f * (pra + prb + now.dx);
             now.rb[p] = now.ra[p] - now.dx;
@@ -534,8 +544,8 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
             for (int p = 0; p < count; ++p) {
                 ua[p] = glm::cross(now.ra[p], n);
                 ub[p] = glm::cross(now.rb[p], n);
-                ia[p] = a.inv_inertia * ua[p];
-                ib[p] = b.inv_inertia * ub[p];
+                ia[p] = m.a != kStillSide ? a.inv_inertia * ua[p] : glm::vec3(0.0f);
+                ib[p] = m.b != kStillSide ? b.inv_inertia * ub[p] : glm::vec3(0.0f);
                 vn0[p] = glm::dot(velocity_at(b, now.rb[p]) - velocity_at(a, now.ra[p]), n);
                 const float sep = now.s[p];
                 bias[p] = 0.0f;
@@ -596,7 +606,8 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
                 if (use_bias && c.normal_impulse > 0.0f) {
                     // Static friction holds the friction anchors together: their tangential offset (slip) is taken
                     // out softly, as the normal constraint takes out penetration, so that slow creep is undone.
-                    const glm::vec3 slip = now.dx + (b.dr * c.fb - a.dr * c.fa);
+                    const glm::vec3 slip =
+                        now.dx + ((m.b != kStillSide ? b.dr * c.fb : c.fb) - (m.a != kStillSide ? a.dr * c.fa : c.fa));
                     target = -soft.bias_rate * glm::vec2(glm::dot(slip, t1), glm::dot(slip, t2));
                 }
                 const glm::vec2 old = c.tangent_impulse;
