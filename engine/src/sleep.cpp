@@ -49,8 +49,11 @@ void World::Impl::update_sleep(float dt, const std::vector<std::uint8_t>& blocke
     }
     if (!sleep.enabled) return;
 
-    // Union-find over the awake dynamic bodies of this step (indices k < n).
-    std::vector<std::uint32_t> parent(n);
+    // Union-find over the awake dynamic bodies of this step (indices k < n). Its lists are the step's scratch, grown
+    // as the others are, so that a step with sleeping on allocates nothing once warmed up.
+    std::vector<std::uint32_t>& parent = scratch.sleep_parent;
+    reserve_for(parent, n);
+    parent.resize(n);
     std::iota(parent.begin(), parent.end(), 0u);
     auto find = [&](std::uint32_t k) {
         while (parent[k] != k) k = parent[k] = parent[parent[k]];
@@ -69,21 +72,30 @@ void World::Impl::update_sleep(float dt, const std::vector<std::uint8_t>& blocke
         const std::uint32_t ra = find(ka), rb = find(kb);
         if (ra != rb) parent[std::max(ra, rb)] = std::min(ra, rb);  // the smallest index represents the island
     }
-    std::vector<std::uint32_t> root(n);
+    std::vector<std::uint32_t>& root = scratch.sleep_root;
+    reserve_for(root, n);
+    root.resize(n);
     for (std::uint32_t k = 0; k < n; ++k) root[k] = find(k);
     // Per island: can it sleep? Every member dynamic, still awake, quiet long enough and not blocked.
-    std::vector<std::uint8_t> can_sleep(n, 1);
+    std::vector<std::uint8_t>& can_sleep = scratch.sleep_can;
+    reserve_for(can_sleep, n);
+    can_sleep.assign(n, 1);
     for (std::uint32_t k = 0; k < n; ++k) {
         const Body& b = state.bodies[state.awake[k]];
         if (!b.dynamic() || !b.awake || blocked[k] || b.quiet_time < sleep.time) can_sleep[root[k]] = 0;
     }
-    std::vector<std::uint32_t> order;  // members of sleeping islands, grouped by representative, in index order
+    // Members of the islands that may sleep, grouped by representative, in index order within each.
+    std::vector<std::uint32_t>& order = scratch.sleep_order;
+    order.clear();
     for (std::uint32_t k = 0; k < n; ++k)
-        if (can_sleep[root[k]]) order.push_back(k);
+        if (can_sleep[root[k]]) push_back_grown(order, k);
     if (order.empty()) return;
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return root[x] < root[y]; });
+    // The order a stable sort by representative gives, without the buffer a stable sort allocates.
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t x, std::uint32_t y) { return root[x] != root[y] ? root[x] < root[y] : x < y; });
 
-    std::vector<std::uint32_t> fell_asleep;  // island ids created now
+    std::vector<std::uint32_t>& fell_asleep = scratch.sleep_fell;  // island ids created now
+    fell_asleep.clear();
     for (std::size_t first = 0; first < order.size();) {
         std::size_t last = first;
         while (last < order.size() && root[order[last]] == root[order[first]]) ++last;

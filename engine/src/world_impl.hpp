@@ -249,6 +249,10 @@ struct World::Impl {
         std::vector<std::uint8_t> near_flags;                // report: per body pair, within the margin
         std::vector<SlotPair> near_pairs;         // report: candidate pairs within the broadphase margin after the step
         std::vector<std::uint8_t> sleep_blocked;  // report: per awake body, kept awake this step
+        // update_sleep's islands of the step's awake bodies: union-find parents and roots, whether each root's island
+        // may sleep, the members of those that may (grouped by root), and the islands made asleep in the step.
+        std::vector<std::uint32_t> sleep_parent, sleep_root, sleep_order, sleep_fell;
+        std::vector<std::uint8_t> sleep_can;
         // report: the event diff. event_previous (the last step's pairs merged with those of woken islands) and
         // event_woken are filled only in a step after an island woke; event_current and event_woken list touches by
         // index, one per pair, in event-pair order.
