@@ -59,31 +59,41 @@ namespace {
 
 const std::filesystem::path kLevel = std::filesystem::path(TUMBLE_SOURCE_DIR) / "samples/data/oa_dm1.obj";
 
-// Threads, and the solver's method (the soft step keeps warm starts and, for a large island, colours).
-class StepAllocations : public ::testing::TestWithParam<std::tuple<int, tumble::SolverMethod>> {};
-
-TEST_P(StepAllocations, NoHeapAllocationAfterWarmUp) {
+// 300 boxes dropped into the bundled level with `settings`: the heap allocations of 120 steps after a warm-up of 240
+// (the boxes fall, land and pile up; scratch buffers grow to what the scene needs), with the contacts and sleeping
+// bodies after them.
+struct BusySteps {
+    long allocations = 0;
+    std::size_t contacts = 0, sleeping = 0;
+};
+BusySteps allocations_after_warm_up(const tumble::WorldSettings& settings) {
     const tumble::ObjFile file = tumble::load_obj(kLevel);
-    tumble::WorldSettings settings;
-    const int threads = std::get<0>(GetParam());
-    settings.threads = threads;
-    settings.solver.method = std::get<1>(GetParam());
-    settings.sleep.enabled = false;  // every body stays in the step: the busiest steady state
     tumble::World world(settings);
     world.add_mesh(file.mesh);
     tumble::samples::DropOptions options;
     options.boxes = 300;
     for (const tumble::BodyDef& d : tumble::samples::spawn_boxes(file.mesh, options)) world.create_body(d);
-    // Warm-up: the boxes fall, land and pile up; scratch buffers grow to what the scene needs.
     for (int s = 0; s < 240; ++s) world.step(1.0f / 60.0f);
     const long before = g_allocations.load();
     for (int s = 0; s < 120; ++s) world.step(1.0f / 60.0f);
-    const long during = g_allocations.load() - before;
+    return {g_allocations.load() - before, world.contacts().size(), world.stats().sleeping_bodies};
+}
+
+// Threads, and the solver's method (the soft step keeps warm starts and, for a large island, colours).
+class StepAllocations : public ::testing::TestWithParam<std::tuple<int, tumble::SolverMethod>> {};
+
+TEST_P(StepAllocations, NoHeapAllocationAfterWarmUp) {
+    tumble::WorldSettings settings;
+    const int threads = std::get<0>(GetParam());
+    settings.threads = threads;
+    settings.solver.method = std::get<1>(GetParam());
+    settings.sleep.enabled = false;  // every body stays in the step: the busiest steady state
+    const BusySteps run = allocations_after_warm_up(settings);
     std::printf("[ alloc    ] %d thread(s), %s: %ld heap allocations in 120 steps after warm-up (%zu contacts)\n",
-                threads, settings.solver.method == tumble::SolverMethod::soft_step ? "soft step" : "XPBD", during,
-                world.contacts().size());
-    EXPECT_EQ(during, 0);
-    EXPECT_GT(world.contacts().size(), 100u) << "the scene must be busy for this to mean anything";
+                threads, settings.solver.method == tumble::SolverMethod::soft_step ? "soft step" : "XPBD",
+                run.allocations, run.contacts);
+    EXPECT_EQ(run.allocations, 0);
+    EXPECT_GT(run.contacts, 100u) << "the scene must be busy for this to mean anything";
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, StepAllocations,
@@ -98,26 +108,17 @@ INSTANTIATE_TEST_SUITE_P(Threads, StepAllocations,
 // With sleeping on (the default), the sleep stage groups the awake bodies into islands every step. A sleep time that no
 // island reaches keeps every body in the step, so each step runs that grouping over the whole busy pile.
 TEST(StepAllocations, NoHeapAllocationAfterWarmUpWithTheSleepTestRunning) {
-    const tumble::ObjFile file = tumble::load_obj(kLevel);
     for (const int threads : {1, 2}) {
         tumble::WorldSettings settings;
         settings.threads = threads;
         settings.sleep.enabled = true;
         settings.sleep.time = 1e9f;  // seconds: no island is quiet that long
-        tumble::World world(settings);
-        world.add_mesh(file.mesh);
-        tumble::samples::DropOptions options;
-        options.boxes = 300;
-        for (const tumble::BodyDef& d : tumble::samples::spawn_boxes(file.mesh, options)) world.create_body(d);
-        for (int s = 0; s < 240; ++s) world.step(1.0f / 60.0f);
-        const long before = g_allocations.load();
-        for (int s = 0; s < 120; ++s) world.step(1.0f / 60.0f);
-        const long during = g_allocations.load() - before;
+        const BusySteps run = allocations_after_warm_up(settings);
         std::printf("[ alloc    ] %d thread(s), sleep test running: %ld heap allocations in 120 steps after warm-up\n",
-                    threads, during);
-        EXPECT_EQ(during, 0) << threads << " thread(s)";
-        EXPECT_EQ(world.stats().sleeping_bodies, 0u) << "no body may fall asleep, or the steps do less";
-        EXPECT_GT(world.contacts().size(), 100u) << "the scene must be busy for this to mean anything";
+                    threads, run.allocations);
+        EXPECT_EQ(run.allocations, 0) << threads << " thread(s)";
+        EXPECT_EQ(run.sleeping, 0u) << "no body may fall asleep, or the steps do less";
+        EXPECT_GT(run.contacts, 100u) << "the scene must be busy for this to mean anything";
     }
 }
 
