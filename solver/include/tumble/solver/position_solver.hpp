@@ -413,6 +413,7 @@ private:
     std::vector<std::uint32_t> island_manifolds_;  // CSR: manifolds of each island, ascending (blocked: block_island)
     std::vector<std::uint32_t> manifold_begin_;
     std::vector<std::uint32_t> island_order_;      // islands, most work first
+    std::vector<std::uint64_t> island_key_;        // schedule_islands: per island, its sort key (work, index)
     std::vector<std::uint32_t> unit_begin_;        // work unit u runs island_order_[unit_begin_[u] .. unit_begin_[u+1])
     std::vector<std::uint32_t> body_local_;        // per dynamic body: its place in its island (XPBD's run_island)
 };
