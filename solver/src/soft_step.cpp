@@ -153,6 +153,7 @@ void PositionSolver::SoftScratch::reserve(std::size_t manifold_count, std::size_
         const std::size_t room = std::max(manifold_count, manifolds.capacity() + manifolds.capacity() / 4);
         points.reserve(4 * room);
         manifolds.reserve(room);
+        now.reserve(room);
     }
     if (colours && colour.capacity() < manifold_count) {
         colour.reserve(manifold_count);
@@ -310,6 +311,7 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
     scratch.start_q.resize(body_count);
     reset(scratch.points, 4 * std::size_t{manifold_count}, SoftPoint{});
     scratch.manifolds.resize(manifold_count);
+    scratch.now.resize(manifold_count);
     SoftBody* const soft_body = scratch.bodies.data();
     SoftPoint* const soft_point = scratch.points.data();
     SoftManifold* const soft_manifold = scratch.manifolds.data();
@@ -501,12 +503,11 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
     // s = (x_b - x_a + dR_b r_b - dR_a r_a) . n + (s_0 - 0), since at the start x_b + r_b = x_a + r_a (the midpoint),
     // and the arms from the two centres to the midpoint of the two anchors now. Impulses act at that one point, so
     // every contact impulse keeps the momentum and the angular momentum of the pair exactly, however far the
-    // bodies have moved since the arms were taken (fixed arms, as Box2D's, would not).
-    struct Now {
-        glm::vec3 ra[4], rb[4];
-        float s[4];
-        glm::vec3 dx;  // x_b - x_a now
-    };
+    // bodies have moved since the arms were taken (fixed arms, as Box2D's, would not). The bodies move only in the
+    // position pass, so a manifold's SoftNow found by the relax pass (or, in the first substep, by the warm start) is
+    // what the next warm start and solve pass would find again: they read it (scratch.now) instead.
+    using Now = SoftNow;
+    SoftNow* const soft_now = scratch.now.data();
     auto locate = [&](const SoftManifold& m, const SoftPoint* sp, const SoftBody& a, const SoftBody& b, Now& now) {
         now.dx = m.offset + (b.dp - a.dp);
         // A side that never moves (kStillSide) keeps its arms: its turn is the identity.
@@ -524,13 +525,14 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
     // `use_bias`; rigid without), repeated over the manifold's points until they agree (a single pass over the four
     // corners of a square hit leaves the first corner with the most and the bodies spinning; kSolveLocalPasses with
     // bias, kBlockPasses without), then friction within the cone of each point's normal impulse.
-    auto solve_pass = [&](float t, bool use_bias) {
+    auto solve_pass = [&](float t, bool use_bias, bool first_substep) {
         each_manifold(t, [&](std::uint32_t k, const SoftManifold& m, SoftBody& a, SoftBody& b) {
             const Softness& soft = (a.inv_mass == 0.0f || b.inv_mass == 0.0f) ? static_soft : contact_soft;
             const glm::vec3 n = m.normal;
             SoftPoint* sp = soft_point + 4 * std::size_t{k};
-            Now now;
-            locate(m, sp, a, b, now);
+            Now& now = soft_now[k];
+            if (!use_bias)
+                locate(m, sp, a, b, now);  // the relax pass runs after the bodies moved; the solve pass before
             // The manifold's normal constraints are solved together, without touching the bodies until the end:
             // an impulse change d at point p moves A's angular velocity by -d I_a^-1 (r_ap x n), B's by
             // +d I_b^-1 (r_bp x n), and the pair's relative normal velocity by d (1/m_a + 1/m_b), so the passes keep
@@ -539,13 +541,18 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
             // velocities stay those of the two bodies' motion: keeping each point's own running total instead (through
             // the manifold's K matrix) failed the creep and lean tests under changes of round-off (docs/benchmarks.md).
             const int count = m.count;
-            glm::vec3 ua[4], ub[4], ia[4], ib[4];
+            glm::vec3 *const ua = now.ua, *const ub = now.ub, *const ia = now.ia, *const ib = now.ib;
+            // The arms and the inverse inertias change only where the bodies move: the relax pass works these out for
+            // the next substep's solve pass too.
+            if (!use_bias || first_substep)
+                for (int p = 0; p < count; ++p) {
+                    ua[p] = glm::cross(now.ra[p], n);
+                    ub[p] = glm::cross(now.rb[p], n);
+                    ia[p] = m.a != kStillSide ? a.inv_inertia * ua[p] : glm::vec3(0.0f);
+                    ib[p] = m.b != kStillSide ? b.inv_inertia * ub[p] : glm::vec3(0.0f);
+                }
             float vn0[4], bias[4], mass_scale[4], impulse_scale[4];
             for (int p = 0; p < count; ++p) {
-                ua[p] = glm::cross(now.ra[p], n);
-                ub[p] = glm::cross(now.rb[p], n);
-                ia[p] = m.a != kStillSide ? a.inv_inertia * ua[p] : glm::vec3(0.0f);
-                ib[p] = m.b != kStillSide ? b.inv_inertia * ub[p] : glm::vec3(0.0f);
                 vn0[p] = glm::dot(velocity_at(b, now.rb[p]) - velocity_at(a, now.ra[p]), n);
                 const float sep = now.s[p];
                 bias[p] = 0.0f;
@@ -639,8 +646,8 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
             const glm::vec3& ta = m.t1;
             const glm::vec3& tb = m.t2;
             const SoftPoint* sp = soft_point + 4 * std::size_t{k};
-            Now now;
-            locate(m, sp, a, b, now);
+            Now& now = soft_now[k];
+            if (step == 0) locate(m, sp, a, b, now);  // later substeps: the last relax pass found it
             for (int p = 0; p < m.count; ++p) {
                 const SoftPoint& c = sp[p];
                 const glm::vec3 impulse =
@@ -651,7 +658,7 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
             }
         });
         // 3. Solve with bias.
-        solve_pass(t0, true);
+        solve_pass(t0, true, step == 0);
         // 4. Positions: x += h v; free rotation over h keeping the angular momentum; the motion since the step began.
         each_body([&](std::uint32_t k, std::uint32_t i) {
             SolverBody& b = bodies[i];
@@ -664,7 +671,7 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
             s.inv_inertia = world_inverse_inertia(b.orientation, b.inverse_inertia);
         });
         // 5. Relax: the same constraints without bias, taking out the speed the push-out gave.
-        solve_pass(t1, false);
+        solve_pass(t1, false, false);
     }
 
     // Restitution, once after the substeps, on points that met faster than the threshold: the relative normal

@@ -320,6 +320,17 @@ private:
         std::uint8_t count = 0;
         std::uint8_t kinematic = 0;
     };
+    // Where a manifold's points are at the passes' current time (soft_step.cpp, `locate`): each body's arm to the
+    // point of action (world, metres), the separation along the normal (metres), x_b - x_a, and for each side the
+    // normal's angular Jacobian r x n and I^-1 (r x n) (world; the body's inverse inertia at that time). The bodies
+    // move, and their inverse inertias change, only in the position pass: what the relax pass works out after it is
+    // what the next substep's warm start and solve pass would find again, so they read it instead.
+    struct SoftNow {
+        glm::vec3 ra[4], rb[4];
+        float s[4];
+        glm::vec3 dx;
+        glm::vec3 ua[4], ub[4], ia[4], ib[4];
+    };
     // The soft step's scratch of one island, by the manifold's place k in the island (points 4 k + p) and the dynamic
     // body's place in the island (body_local_). As for XPBD, a work unit keeps one for its islands; the large islands,
     // which run one at a time on all threads, use the first unit's.
@@ -328,6 +339,7 @@ private:
         std::vector<glm::quat> start_q;          // per dynamic body: orientation at the start of the step
         std::vector<SoftPoint> points;           // per point
         std::vector<SoftManifold> manifolds;     // per manifold
+        std::vector<SoftNow> now;                // per manifold: where its points are (locate)
         std::vector<std::uint64_t> colour_mask;  // per dynamic body: colours its manifolds took (colour_island)
         std::vector<std::uint8_t> colour;        // per manifold: its colour (colour_island)
         std::vector<std::uint32_t> coloured;     // the island's manifolds (places k), colour by colour
