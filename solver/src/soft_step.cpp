@@ -68,9 +68,6 @@ constexpr std::uint32_t kColouredIslandMax = 65536;
 // colour share no dynamic body, so any cut gives the same bits): smaller chunks cost more in handing them out than
 // they gained (Box2D's base-100 pyramid on 2 threads: 57 ms a step at 64 items per chunk, 47 ms at 1,024).
 constexpr std::size_t kColourGrain = 256;
-// Largest inverse principal moment used (1 / (kg m^2)): a box of tiny half extents has +infinity, which the world
-// inverse inertia R diag(inv) R^T would turn into NaN (infinity times a zero entry of R).
-constexpr float kMaxInverseMoment = 1e30f;
 
 // A soft constraint stepped implicitly over h (Catto, "Solver2D"): the velocity bias per metre of penetration, the
 // scale of the effective mass, and the share of the accumulated impulse that relaxes each iteration.
@@ -96,14 +93,6 @@ void tangents_of(const glm::vec3& n, glm::vec3& t1, glm::vec3& t2) {
     const float b = n.x * n.y * a;
     t1 = glm::vec3(1.0f + sign * n.x * n.x * a, sign * b, -sign * n.x);
     t2 = glm::vec3(b, sign + n.y * n.y * a, -n.y);
-}
-
-// R diag(inv) R^T: the world inverse inertia at orientation q.
-glm::mat3 world_inverse_inertia(const glm::quat& q, const glm::vec3& inv) {
-    const glm::mat3 r = glm::mat3_cast(q);
-    const glm::vec3 d = glm::min(inv, glm::vec3(kMaxInverseMoment));
-    const glm::mat3 rd(r[0] * d.x, r[1] * d.y, r[2] * d.z);
-    return rd * glm::transpose(r);
 }
 
 // Greedy graph colouring (Box2D v3's constraint graph colours): item i, in order, takes the lowest of `colours` colours
@@ -632,6 +621,64 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
         });
     };
 
+    // The position pass of body k (its place in the island), and of bodies first .. first + n - 1 in SIMD lanes
+    // (PositionLanes, soft_positions.cpp: the same operations in the same order, so the same bits).
+    auto integrate_one = [&](std::size_t k) {
+        SolverBody& b = bodies[body_list[k]];
+        SoftBody& s = soft_body[k];
+        b.position += h * s.v;
+        s.dp += h * s.v;
+        if (b.inverse_inertia == glm::vec3(0.0f)) return;
+        rotate_substep(b.orientation, s.w, b.inverse_inertia, glm::vec3(0.0f), h);
+        s.dr = glm::mat3_cast(b.orientation * glm::conjugate(scratch.start_q[k]));
+        s.inv_inertia = world_inverse_inertia(b.orientation, b.inverse_inertia);
+    };
+    const std::size_t position_lanes = detail::position_lanes();
+    auto integrate_lanes = [&](std::size_t first, std::size_t n) {
+        PositionLanes batch;
+        const std::size_t filled =
+            std::min(PositionLanes::kMax, (n + position_lanes - 1) / position_lanes * position_lanes);
+        for (std::size_t j = 0; j < filled; ++j) {
+            const std::size_t k = first + std::min(j, n - 1);  // the last body again in the lanes past n
+            const SolverBody& b = bodies[body_list[k]];
+            const SoftBody& s = soft_body[k];
+            const glm::quat& start = scratch.start_q[k];
+            for (int c = 0; c < 3; ++c) {
+                batch.position[c][j] = b.position[c];
+                batch.dp[c][j] = s.dp[c];
+                batch.v[c][j] = s.v[c];
+                batch.w[c][j] = s.w[c];
+                batch.inv[c][j] = b.inverse_inertia[c];
+            }
+            batch.q[0][j] = b.orientation.w;
+            batch.q[1][j] = b.orientation.x;
+            batch.q[2][j] = b.orientation.y;
+            batch.q[3][j] = b.orientation.z;
+            batch.start[0][j] = start.w;
+            batch.start[1][j] = start.x;
+            batch.start[2][j] = start.y;
+            batch.start[3][j] = start.z;
+        }
+        integrate_positions(batch, n, h);
+        for (std::size_t j = 0; j < n; ++j) {
+            SolverBody& b = bodies[body_list[first + j]];
+            SoftBody& s = soft_body[first + j];
+            for (int c = 0; c < 3; ++c) {
+                b.position[c] = batch.position[c][j];
+                s.dp[c] = batch.dp[c][j];
+            }
+            if (b.inverse_inertia == glm::vec3(0.0f)) continue;
+            b.orientation = glm::quat(batch.q[0][j], batch.q[1][j], batch.q[2][j], batch.q[3][j]);
+            for (int c = 0; c < 3; ++c) {
+                s.w[c] = batch.w[c][j];
+                for (int i = 0; i < 3; ++i) {
+                    s.dr[c][i] = batch.dr[3 * c + i][j];
+                    s.inv_inertia[c][i] = batch.inv_inertia[3 * c + i][j];
+                }
+            }
+        }
+    };
+
     for (int step = 0; step < substeps; ++step) {
         const float t0 = h * static_cast<float>(step), t1 = h * static_cast<float>(step + 1);
         // 1. Velocities: gravity, forces and torques.
@@ -659,16 +706,18 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
         });
         // 3. Solve with bias.
         solve_pass(t0, true, step == 0);
-        // 4. Positions: x += h v; free rotation over h keeping the angular momentum; the motion since the step began.
-        each_body([&](std::uint32_t k, std::uint32_t i) {
-            SolverBody& b = bodies[i];
-            SoftBody& s = soft_body[k];
-            b.position += h * s.v;
-            s.dp += h * s.v;
-            if (b.inverse_inertia == glm::vec3(0.0f)) return;
-            rotate_substep(b.orientation, s.w, b.inverse_inertia, glm::vec3(0.0f), h);
-            s.dr = glm::mat3_cast(b.orientation * glm::conjugate(scratch.start_q[k]));
-            s.inv_inertia = world_inverse_inertia(b.orientation, b.inverse_inertia);
+        // 4. Positions: x += h v; free rotation over h keeping the angular momentum (rotate_substep); the motion since
+        // the step began; the world inverse inertia at the new orientation. A body that cannot turn keeps all but x.
+        parallel.for_each_chunk(body_count, grain(body_count), [&](std::size_t begin, std::size_t end) {
+            for (std::size_t first = begin; first < end;) {
+                const std::size_t n = std::min(end - first, PositionLanes::kMax);
+                if (n < position_lanes / 2) {  // a few bodies (small islands): one at a time
+                    for (std::size_t k = first; k < first + n; ++k) integrate_one(k);
+                } else {  // in SIMD lanes, with the bits of the code above (soft_positions.cpp)
+                    integrate_lanes(first, n);
+                }
+                first += n;
+            }
         });
         // 5. Relax: the same constraints without bias, taking out the speed the push-out gave.
         solve_pass(t1, false, false);

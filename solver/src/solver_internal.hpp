@@ -65,4 +65,33 @@ inline void rotate_substep(glm::quat& q, glm::vec3& w, const glm::vec3& inv, con
     w = inverse_inertia_times(q, inv, l);
 }
 
+// Largest inverse principal moment used (1 / (kg m^2)): a box of tiny half extents has +infinity, which the world
+// inverse inertia R diag(inv) R^T would turn into NaN (infinity times a zero entry of R).
+inline constexpr float kMaxInverseMoment = 1e30f;
+
+// R diag(min(inv, kMaxInverseMoment)) R^T: the world inverse inertia (1 / (kg m^2)) at orientation q, for inverse
+// principal moments `inv` in the body frame.
+inline glm::mat3 world_inverse_inertia(const glm::quat& q, const glm::vec3& inv) {
+    const glm::mat3 r = glm::mat3_cast(q);
+    const glm::vec3 d = glm::min(inv, glm::vec3(kMaxInverseMoment));
+    const glm::mat3 rd(r[0] * d.x, r[1] * d.y, r[2] * d.z);
+    return rd * glm::transpose(r);
+}
+
+// The soft step's position pass for up to kMax bodies, one per lane, structure of arrays (soft_positions.cpp). In:
+// position (metres), dp (metres moved since the step began), v (m/s), w (rad/s), q (orientation, rows w x y z), inv
+// (inverse principal moments, 1 / (kg m^2)), start (orientation at the start of the step, w x y z); all world frame.
+// Out: position and dp advanced by h v, q and w after the free rotation over h (rotate_substep with no torque), dr
+// (the turn q start^* as a matrix, columns 0-2 in rows 3 c + i) and inv_inertia (R diag(min(inv, kMaxInverseMoment))
+// R^T, the same layout). Every lane gets the bits of the scalar code, whatever instruction set runs it; lanes past
+// `count` up to a whole vector (position_lanes) must hold finite values, and their results mean nothing.
+struct alignas(64) PositionLanes {
+    static constexpr std::size_t kMax = 16;
+    float position[3][kMax], dp[3][kMax], v[3][kMax], w[3][kMax], q[4][kMax], inv[3][kMax], start[4][kMax];
+    float dr[9][kMax], inv_inertia[9][kMax];
+};
+void integrate_positions(PositionLanes& batch, std::size_t count, float h);
+// Lanes of the instruction set integrate_positions runs on (at most PositionLanes::kMax): it works out whole vectors.
+std::size_t position_lanes();
+
 }  // namespace tumble::detail
