@@ -102,22 +102,10 @@ TEST_F(PositionPass, LanesGiveTheScalarBitsOnEveryTargetAndBatchSize) {
         for (std::size_t n = 1; n <= PositionLanes::kMax; ++n) {
             for (std::size_t first = 0; first + n <= bodies.size(); first += n) {
                 PositionLanes batch;
-                const std::size_t filled = std::min(PositionLanes::kMax, (n + lanes - 1) / lanes * lanes);
+                const std::size_t filled = tumble::detail::lanes_to_fill(n, lanes);
                 for (std::size_t j = 0; j < filled; ++j) {
                     const Body& b = bodies[first + std::min(j, n - 1)];
-                    for (int c = 0; c < 3; ++c) {
-                        batch.position[c][j] = b.position[c];
-                        batch.dp[c][j] = b.dp[c];
-                        batch.v[c][j] = b.v[c];
-                        batch.w[c][j] = b.w[c];
-                        batch.inv[c][j] = b.inv[c];
-                    }
-                    const float q[4] = {b.q.w, b.q.x, b.q.y, b.q.z},
-                                s[4] = {b.start.w, b.start.x, b.start.y, b.start.z};
-                    for (int c = 0; c < 4; ++c) {
-                        batch.q[c][j] = q[c];
-                        batch.start[c][j] = s[c];
-                    }
+                    tumble::detail::set_lane(batch, j, b.position, b.dp, b.v, b.w, b.inv, b.q, b.start);
                 }
                 tumble::detail::integrate_positions(batch, n, h);
                 for (std::size_t j = 0; j < n; ++j) {

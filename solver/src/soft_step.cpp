@@ -636,28 +636,12 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
     const std::size_t position_lanes = detail::position_lanes();
     auto integrate_lanes = [&](std::size_t first, std::size_t n) {
         PositionLanes batch;
-        const std::size_t filled =
-            std::min(PositionLanes::kMax, (n + position_lanes - 1) / position_lanes * position_lanes);
+        const std::size_t filled = lanes_to_fill(n, position_lanes);
         for (std::size_t j = 0; j < filled; ++j) {
             const std::size_t k = first + std::min(j, n - 1);  // the last body again in the lanes past n
             const SolverBody& b = bodies[body_list[k]];
             const SoftBody& s = soft_body[k];
-            const glm::quat& start = scratch.start_q[k];
-            for (int c = 0; c < 3; ++c) {
-                batch.position[c][j] = b.position[c];
-                batch.dp[c][j] = s.dp[c];
-                batch.v[c][j] = s.v[c];
-                batch.w[c][j] = s.w[c];
-                batch.inv[c][j] = b.inverse_inertia[c];
-            }
-            batch.q[0][j] = b.orientation.w;
-            batch.q[1][j] = b.orientation.x;
-            batch.q[2][j] = b.orientation.y;
-            batch.q[3][j] = b.orientation.z;
-            batch.start[0][j] = start.w;
-            batch.start[1][j] = start.x;
-            batch.start[2][j] = start.y;
-            batch.start[3][j] = start.z;
+            set_lane(batch, j, b.position, s.dp, s.v, s.w, b.inverse_inertia, b.orientation, scratch.start_q[k]);
         }
         integrate_positions(batch, n, h);
         for (std::size_t j = 0; j < n; ++j) {

@@ -91,7 +91,28 @@ struct alignas(64) PositionLanes {
     float dr[9][kMax], inv_inertia[9][kMax];
 };
 void integrate_positions(PositionLanes& batch, std::size_t count, float h);
+// Lane j of `batch` set to one body's inputs (frames and units as PositionLanes).
+inline void set_lane(PositionLanes& batch, std::size_t j, const glm::vec3& position, const glm::vec3& dp,
+                     const glm::vec3& v, const glm::vec3& w, const glm::vec3& inv, const glm::quat& q,
+                     const glm::quat& start) {
+    for (int c = 0; c < 3; ++c) {
+        batch.position[c][j] = position[c];
+        batch.dp[c][j] = dp[c];
+        batch.v[c][j] = v[c];
+        batch.w[c][j] = w[c];
+        batch.inv[c][j] = inv[c];
+    }
+    const float qs[4] = {q.w, q.x, q.y, q.z}, ss[4] = {start.w, start.x, start.y, start.z};
+    for (std::size_t c = 0; c < 4; ++c) {
+        batch.q[c][j] = qs[c];
+        batch.start[c][j] = ss[c];
+    }
+}
 // Lanes of the instruction set integrate_positions runs on (at most PositionLanes::kMax): it works out whole vectors.
 std::size_t position_lanes();
+// The lanes a batch of n bodies must fill (n rounded up to whole vectors of `lanes`).
+inline std::size_t lanes_to_fill(std::size_t n, std::size_t lanes) {
+    return std::min(PositionLanes::kMax, (n + lanes - 1) / lanes * lanes);
+}
 
 }  // namespace tumble::detail
