@@ -530,18 +530,19 @@ void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch,
             // velocities stay those of the two bodies' motion: keeping each point's own running total instead (through
             // the manifold's K matrix) failed the creep and lean tests under changes of round-off (docs/benchmarks.md).
             const int count = m.count;
-            glm::vec3 *const ua = now.ua, *const ub = now.ub, *const ia = now.ia, *const ib = now.ib;
-            // The arms and the inverse inertias change only where the bodies move: the relax pass works these out for
-            // the next substep's solve pass too.
-            if (!use_bias || first_substep)
-                for (int p = 0; p < count; ++p) {
-                    ua[p] = glm::cross(now.ra[p], n);
-                    ub[p] = glm::cross(now.rb[p], n);
+            glm::vec3 ua[4], ub[4];
+            glm::vec3 *const ia = now.ia, *const ib = now.ib;
+            // The arms and the inverse inertias change only where the bodies move: the relax pass works out the
+            // inertia products for the next substep's solve pass too.
+            const bool fresh = !use_bias || first_substep;
+            float vn0[4], bias[4], mass_scale[4], impulse_scale[4];
+            for (int p = 0; p < count; ++p) {
+                ua[p] = glm::cross(now.ra[p], n);
+                ub[p] = glm::cross(now.rb[p], n);
+                if (fresh) {
                     ia[p] = m.a != kStillSide ? a.inv_inertia * ua[p] : glm::vec3(0.0f);
                     ib[p] = m.b != kStillSide ? b.inv_inertia * ub[p] : glm::vec3(0.0f);
                 }
-            float vn0[4], bias[4], mass_scale[4], impulse_scale[4];
-            for (int p = 0; p < count; ++p) {
                 vn0[p] = glm::dot(velocity_at(b, now.rb[p]) - velocity_at(a, now.ra[p]), n);
                 const float sep = now.s[p];
                 bias[p] = 0.0f;

@@ -321,15 +321,15 @@ private:
         std::uint8_t kinematic = 0;
     };
     // Where a manifold's points are at the passes' current time (soft_step.cpp, `locate`): each body's arm to the
-    // point of action (world, metres), the separation along the normal (metres), x_b - x_a, and for each side the
-    // normal's angular Jacobian r x n and I^-1 (r x n) (world; the body's inverse inertia at that time). The bodies
+    // point of action (world, metres), the separation along the normal (metres), x_b - x_a, and for each side
+    // I^-1 (r x n) (world; the body's inverse inertia at that time, times the normal's angular Jacobian). The bodies
     // move, and their inverse inertias change, only in the position pass: what the relax pass works out after it is
     // what the next substep's warm start and solve pass would find again, so they read it instead.
     struct SoftNow {
         glm::vec3 ra[4], rb[4];
         float s[4];
         glm::vec3 dx;
-        glm::vec3 ua[4], ub[4], ia[4], ib[4];
+        glm::vec3 ia[4], ib[4];
     };
     // The soft step's scratch of one island, by the manifold's place k in the island (points 4 k + p) and the dynamic
     // body's place in the island (body_local_). As for XPBD, a work unit keeps one for its islands; the large islands,
