@@ -156,7 +156,6 @@ template <int first, bool kMargin, class Len2Of, class Exact>
 
 template <bool kContact, bool kMargin>
 int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace, double margin) noexcept {
-    constexpr bool spec = kMargin;  // the plain test's code is the margin-free one
     const dvec3* a = p.a;
     const dvec3* b = p.b;
     const double* ea = p.ea;
@@ -181,7 +180,7 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace, double margin) n
         });
         ta[i] = glm::dot(t, a[i]);
         over_face[i] = face_a_over(p, GA, R, i, ta[i]);
-        return spec ? over_face[i] >= -margin * std::sqrt(GA[i][i]) : over_face[i] >= 0.0;
+        return kMargin ? over_face[i] >= -margin * std::sqrt(GA[i][i]) : over_face[i] >= 0.0;
     });
     if (!faces_a) return 0;
     // Axes 3-5, B's faces.
@@ -190,7 +189,7 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace, double margin) n
         constexpr int j = J;
         tb[j] = glm::dot(t, b[j]);
         over_face[3 + j] = face_b_over(p, GB, R, j, tb[j]);
-        return spec ? over_face[3 + j] >= -margin * std::sqrt(GB[j][j]) : over_face[3 + j] >= 0.0;
+        return kMargin ? over_face[3 + j] >= -margin * std::sqrt(GB[j][j]) : over_face[3 + j] >= 0.0;
     });
     if (!faces_b) return 0;
 
@@ -221,14 +220,14 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace, double margin) n
         const double fa = dA + 8.0 * kU, fb = dB + 8.0 * kU;
         const auto high = [&](int f) {
             const double r = f < 3 ? fa : fb;
-            return spec ? over_face[f] + r * std::abs(over_face[f]) : over_face[f] * (1.0 + r);
+            return kMargin ? over_face[f] + r * std::abs(over_face[f]) : over_face[f] * (1.0 + r);
         };
         const double least = min_of(high(0), high(1), high(2), high(3), high(4), high(5));
         AxisCandidate face;
         each<6>([&](auto F) {
             constexpr int f = F;
             const double r = f < 3 ? fa : fb;
-            const double low = spec ? over_face[f] - r * std::abs(over_face[f]) : over_face[f] * (1.0 - r);
+            const double low = kMargin ? over_face[f] - r * std::abs(over_face[f]) : over_face[f] * (1.0 - r);
             if (low <= least || low < kFastTinyDepth) {
                 if (trace) ++trace->face_candidates;
                 if constexpr (f < 3)
@@ -244,7 +243,7 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace, double margin) n
         choose_contact_axis_with_edges<6, kMargin>(
             face, size, std::max(dA, dB), bound, over_edge, exact, len2,
             [&](int i, int j) { return box_edge_axis(p, GA, GB, i, j); }, out, trace,
-            spec ? kSpeculativeFaceBias * size : 0.0);
+            kMargin ? kSpeculativeFaceBias * size : 0.0);
         return 1;
     }
 }
@@ -254,7 +253,6 @@ int sat_fast(const BoxPairD& p, SatAxis* out, FastTrace* trace, double margin) n
 
 template <bool kContact, bool kMargin>
 int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace, double margin) noexcept {
-    constexpr bool spec = kMargin;
     const dvec3* a = p.a;
     const double* e = p.e;
     const dvec3* v = p.v;
@@ -276,7 +274,7 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace, double margin) no
         });
         const double r = e[0] * std::abs(GA[i][0]) + e[1] * std::abs(GA[i][1]) + e[2] * std::abs(GA[i][2]);
         const double lo = min_of(P[i][0], P[i][1], P[i][2]), hi = max_of(P[i][0], P[i][1], P[i][2]);
-        const double reach = spec ? r + margin * std::sqrt(GA[i][i]) : r;
+        const double reach = kMargin ? r + margin * std::sqrt(GA[i][i]) : r;
         if (!(lo <= reach && hi >= -reach)) return false;
         if constexpr (kContact) {
             const Interval iv = box_vs_interval(r, lo, hi);
@@ -291,7 +289,8 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace, double margin) no
     // core returns "separated" too when this axis separates, since it tests the same axes in the same order.
     const TriEdges te = tri_edges(p);
     const EdgeAxis normal = tri_normal_axis(p, te);
-    if (normal.valid && normal.separated && (!spec || !(normal.overlap >= -margin * std::sqrt(normal.len2)))) return 0;
+    if (normal.valid && normal.separated && (!kMargin || !(normal.overlap >= -margin * std::sqrt(normal.len2))))
+        return 0;
 
     const double dA = gram_error(GA);
     if (!(dA <= kFastPathMaxAxisError)) return -1;
@@ -321,13 +320,13 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace, double margin) no
         // The face of least depth, as for two boxes; the normal's depth is exact already.
         const double fa = dA + 8.0 * kU;
         const auto high = [&](int f) {
-            return spec ? face_over[f] + fa * std::abs(face_over[f]) : face_over[f] * (1.0 + fa);
+            return kMargin ? face_over[f] + fa * std::abs(face_over[f]) : face_over[f] * (1.0 + fa);
         };
         const double least = min_of(normal.valid ? normal.depth() : kInf, high(0), high(1), high(2));
         AxisCandidate face;
         each<3>([&](auto F) {
             constexpr int f = F;
-            const double low = spec ? face_over[f] - fa * std::abs(face_over[f]) : face_over[f] * (1.0 - fa);
+            const double low = kMargin ? face_over[f] - fa * std::abs(face_over[f]) : face_over[f] * (1.0 - fa);
             if (low <= least || low < kFastTinyDepth) {
                 if (trace) ++trace->face_candidates;
                 face.consider(face_over[f] / std::sqrt(GA[f][f]), f, face_negative[f], a[f]);
@@ -342,7 +341,7 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace, double margin) no
         const double size = max_of(e[0], e[1], e[2], 0.5 * std::sqrt(emax2));
         choose_contact_axis_with_edges<4, kMargin>(
             face, size, dA, bound, over_edge, exact, len2, [&](int i, int j) { return tri_edge_axis(p, GA, te, i, j); },
-            out, trace, spec ? kSpeculativeFaceBias * size : 0.0);
+            out, trace, kMargin ? kSpeculativeFaceBias * size : 0.0);
         return 1;
     }
 }
