@@ -1,6 +1,7 @@
 // Loose octree and mesh BVH against brute force on random scenes, plus their invariants and error handling.
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iterator>
 #include <limits>
@@ -565,6 +566,28 @@ TEST(MeshIndex, QueriesAndRaysEqualBruteForce) {
             if (tris[i].aabb().overlaps(box)) want.push_back(i);
         ASSERT_EQ(got, want);
     }
+    // Boxes that only touch a triangle's AABB, at a corner or along a face: boundaries count as overlap (closed
+    // boxes, as Aabb::overlaps), and a box a float step beyond does not touch.
+    int touching = 0;
+    for (std::uint32_t t = 0; t < tris.size(); t += 97) {
+        const Aabb tri = tris[t].aabb();
+        const float inf = std::numeric_limits<float>::infinity();
+        for (const Aabb& box : {Aabb{tri.max, tri.max + 1.0f}, Aabb{tri.min - 1.0f, tri.min},
+                                Aabb{{tri.min.x - 2.0f, tri.min.y, tri.min.z}, {tri.min.x, tri.max.y, tri.max.z}}}) {
+            std::vector<std::uint32_t> got;
+            index.query(box, got);
+            EXPECT_NE(std::find(got.begin(), got.end(), t), got.end()) << "triangle " << t;
+            touching += 1;
+            Aabb beyond = box;
+            beyond.min.x = std::nextafter(box.min.x, inf);
+            if (box.min.x == tri.max.x) {
+                got.clear();
+                index.query(beyond, got);
+                EXPECT_EQ(std::find(got.begin(), got.end(), t), got.end()) << "triangle " << t;
+            }
+        }
+    }
+    EXPECT_GT(touching, 60);
     int hits = 0;
     for (int q = 0; q < 500; ++q) {
         const glm::vec3 o = rng.vec(-25, 25), d = rng.unit();

@@ -52,6 +52,10 @@ MeshIndex::MeshIndex(std::vector<Triangle> triangles) : triangles_(std::move(tri
     nodes_.reserve(2 * static_cast<std::size_t>(n) / kLeafSize + 1);
     nodes_.emplace_back();
     build(0, 0, n, 0, boxes, centroids);
+    // The leaves' triangle boxes in leaf order: a query reads a leaf's boxes from one run of memory instead of
+    // finding each triangle through order_ and taking the min and max of its corners again.
+    leaf_boxes_.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) leaf_boxes_[i] = boxes[order_[i]];
 }
 
 void MeshIndex::build(std::uint32_t node, std::uint32_t begin, std::uint32_t end, int depth, std::vector<Aabb>& boxes,
@@ -137,15 +141,21 @@ void MeshIndex::build(std::uint32_t node, std::uint32_t begin, std::uint32_t end
 
 void MeshIndex::query(const Aabb& box, std::vector<std::uint32_t>& out) const {
     if (nodes_.empty()) return;
+    // Aabb::overlaps without its early outs: the six comparisons at once, one branch instead of up to six that a
+    // walk through the tree mispredicts often. The same answer (comparisons of floats have no side effects).
+    auto overlaps = [&box](const Aabb& b) {
+        return static_cast<bool>((b.min.x <= box.max.x) & (box.min.x <= b.max.x) & (b.min.y <= box.max.y) &
+                                 (box.min.y <= b.max.y) & (b.min.z <= box.max.z) & (box.min.z <= b.max.z));
+    };
     std::array<std::uint32_t, kStackSize> stack;
     std::size_t top = 0;
     stack[top++] = 0;
     while (top > 0) {
         const Node& node = nodes_[stack[--top]];
-        if (!node.box.overlaps(box)) continue;
+        if (!overlaps(node.box)) continue;
         if (node.count > 0) {
             for (std::uint32_t i = node.first; i < node.first + node.count; ++i)
-                if (triangles_[order_[i]].aabb().overlaps(box)) out.push_back(order_[i]);
+                if (overlaps(leaf_boxes_[i])) out.push_back(order_[i]);
         } else {
             stack[top++] = node.first + 1;  // right below left: left is visited first
             stack[top++] = node.first;
@@ -231,8 +241,11 @@ std::string MeshIndex::validate() const {
         const Node& node = nodes_[index];
         if (node.count > 0) {
             for (std::uint32_t i = node.first; i < node.first + node.count; ++i) {
-                if (!node.box.contains(triangles_[order_[i]].aabb()))
+                const Aabb tri = triangles_[order_[i]].aabb();
+                if (!node.box.contains(tri))
                     return "leaf " + std::to_string(index) + " does not bound triangle " + std::to_string(order_[i]);
+                if (i >= leaf_boxes_.size() || leaf_boxes_[i].min != tri.min || leaf_boxes_[i].max != tri.max)
+                    return "the leaf box of triangle " + std::to_string(order_[i]) + " is not its AABB";
                 ++seen[order_[i]];
             }
         } else {

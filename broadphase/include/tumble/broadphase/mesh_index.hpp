@@ -76,6 +76,7 @@ private:
 
     std::vector<Triangle> triangles_;
     std::vector<std::uint32_t> order_;  // triangle indices, leaf ranges are contiguous
+    std::vector<Aabb> leaf_boxes_;      // leaf_boxes_[i]: the AABB of triangle order_[i] (world, metres)
     std::vector<Node> nodes_;
 };
 
