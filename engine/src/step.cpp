@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <span>
 
 #include <tumble/core/parallel_sort.hpp>
@@ -163,14 +164,15 @@ void World::Impl::broadphase_stage() {
         box = start_box(k).aabb().merged(end_box(k).aabb()).expanded(state.settings.broadphase_margin + bulge);
         return true;
     });
-    scratch.candidate_pairs.clear();
+    scratch.keyed_pairs.clear();
     scratch.sensor_pairs.clear();
-    auto consider = [&](std::uint32_t x, std::uint32_t y, std::vector<SlotPair>& candidates,
+    auto consider = [&](std::uint32_t x, std::uint32_t y, std::vector<KeyedPair>& candidates,
                         std::vector<SlotPair>& sensors) {
         const Body& bx = state.bodies[x];
         const Body& by = state.bodies[y];
         if (!layers_collide(bx.layer, bx.mask, by.layer, by.mask)) return;
-        const SlotPair pair = created_before(x, y) ? SlotPair{x, y} : SlotPair{y, x};
+        const bool x_first = bx.sequence < by.sequence;  // created_before(x, y)
+        const SlotPair pair = x_first ? SlotPair{x, y} : SlotPair{y, x};
         if (bx.sensor || by.sensor) {
             // A sensor detects dynamic and kinematic bodies, not static bodies or other sensors.
             const Body& other = bx.sensor ? by : bx;
@@ -180,7 +182,8 @@ void World::Impl::broadphase_stage() {
         // Static-static and kinematic-static pairs never need a test; an awake kinematic body against a sleeping one
         // is kept so that the contact wakes it.
         if (!bx.dynamic() && !by.dynamic()) return;
-        candidates.push_back(pair);
+        candidates.push_back(x_first ? KeyedPair{bx.sequence, by.sequence, pair}
+                                     : KeyedPair{by.sequence, bx.sequence, pair});
     };
     Parallel& par = parallel();
     scratch.proxy_pairs.clear();
@@ -190,7 +193,7 @@ void World::Impl::broadphase_stage() {
         const auto y = static_cast<std::uint32_t>(state.active.user_data(p.b));
         TUMBLE_ASSERT(proxy_in_sync(x) && state.bodies[x].awake && state.bodies[x].proxy == p.a);
         TUMBLE_ASSERT(proxy_in_sync(y) && state.bodies[y].awake && state.bodies[y].proxy == p.b);
-        consider(x, y, scratch.candidate_pairs, scratch.sensor_pairs);
+        consider(x, y, scratch.keyed_pairs, scratch.sensor_pairs);
     }
     // The per-body passes below run in chunks of kBodyGrain bodies on the threads, a wave of chunks at a time; each
     // chunk fills a chunk scratch, and after the wave the scratches are appended in chunk order. Only one wave's
@@ -231,7 +234,7 @@ void World::Impl::broadphase_stage() {
             }
         },
         [&](std::span<const StepContext::ChunkScratch> chunks, std::size_t done) {
-            append(scratch.candidate_pairs, chunks, done, &StepContext::ChunkScratch::candidates);
+            append(scratch.keyed_pairs, chunks, done, &StepContext::ChunkScratch::candidates);
             append(scratch.sensor_pairs, chunks, done, &StepContext::ChunkScratch::sensors);
         });
     // Deterministic processing order, independent of the octrees' internal layout and of which slots earlier
@@ -239,8 +242,13 @@ void World::Impl::broadphase_stage() {
     auto by_creation = [&](const SlotPair& x, const SlotPair& y) {
         return x.a != y.a ? created_before(x.a, y.a) : created_before(x.b, y.b);
     };
-    // Pairs are distinct, so their order is unique; parallel_sort spreads it over the threads.
-    parallel_sort(scratch.candidate_pairs, scratch.pair_sort, by_creation, par);
+    // Pairs are distinct, so their order is unique; parallel_sort spreads it over the threads. Candidates carry their
+    // bodies' sequences (KeyedPair), so that sorting them reads no body: the order by_creation gives.
+    parallel_sort(scratch.keyed_pairs, scratch.pair_sort, std::less<KeyedPair>(), par);
+    reserve_for(scratch.candidate_pairs, scratch.keyed_pairs.size());
+    scratch.candidate_pairs.resize(scratch.keyed_pairs.size());
+    for (std::size_t i = 0; i < scratch.keyed_pairs.size(); ++i)
+        scratch.candidate_pairs[i] = scratch.keyed_pairs[i].pair;
     std::sort(scratch.sensor_pairs.begin(), scratch.sensor_pairs.end(), by_creation);
     scratch.mesh_order.clear();
     for (std::uint32_t m = 0; m < state.meshes.size(); ++m)
