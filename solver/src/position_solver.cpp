@@ -213,6 +213,7 @@ void PositionSolver::build_islands(std::span<const SolverBody> bodies, std::span
         body_island_[i] = island_of_root_[root];
     }
     island_count_ = islands;
+    group_begin_.clear();  // schedule_islands: one island a group, unless group_islands says otherwise
     // CSR lists: bodies, then manifolds (a manifold belongs to the island of its dynamic body).
     reset(body_begin_, islands + 1, std::uint32_t{0});
     for (std::uint32_t i = 0; i < n; ++i)
@@ -238,13 +239,41 @@ void PositionSolver::build_islands(std::span<const SolverBody> bodies, std::span
         if (const std::uint32_t i = island_of(manifolds[k]); i != kNone) island_manifolds_[fill[i]++] = k;
 }
 
-void PositionSolver::schedule_islands(int threads) {
-    // Largest first, each large island a unit of its own and the small ones grouped up to a fraction of the work
-    // per thread: threads take units as they free up (longest processing time first, Graham 1969). The grouping
-    // depends on the thread count, but islands share no dynamic body, so the results do not.
+void PositionSolver::group_islands(std::uint32_t most_work, FunctionRef<bool(std::uint32_t)> alone) {
     const auto islands = static_cast<std::uint32_t>(island_count_);
-    auto work = [&](std::uint32_t i) -> std::uint64_t {
-        return (body_begin_[i + 1] - body_begin_[i]) + 4 * std::uint64_t{manifold_begin_[i + 1] - manifold_begin_[i]};
+    reserve_for(group_begin_, std::size_t{islands} + 1);  // the most groups there can be: no allocation in the loop
+    group_begin_.clear();
+    std::uint64_t in_group = 0;
+    bool open = false;  // the last group takes more islands
+    for (std::uint32_t i = 0; i < islands; ++i) {
+        const std::uint64_t work =
+            (body_begin_[i + 1] - body_begin_[i]) + 4 * std::uint64_t{manifold_begin_[i + 1] - manifold_begin_[i]};
+        const bool single = alone(i);
+        if (!open || single || in_group + work > most_work) {
+            group_begin_.push_back(i);
+            in_group = 0;
+        }
+        in_group += work;
+        open = !single;
+    }
+    group_begin_.push_back(islands);
+}
+
+void PositionSolver::schedule_islands(int threads) {
+    // Largest first, each large group of islands a unit of its own and the small ones grouped up to a fraction of the
+    // work per thread: threads take units as they free up (longest processing time first, Graham 1969). The grouping
+    // depends on the thread count, but islands share no dynamic body, so the results do not. Without group_islands,
+    // every island is a group of its own.
+    if (group_begin_.empty()) {
+        reserve_for(group_begin_, island_count_ + 1);
+        group_begin_.resize(island_count_ + 1);
+        for (std::uint32_t i = 0; i <= island_count_; ++i) group_begin_[i] = i;
+    }
+    const auto islands = static_cast<std::uint32_t>(group_begin_.size() - 1);
+    auto work = [&](std::uint32_t g) -> std::uint64_t {
+        const std::uint32_t first = group_begin_[g], last = group_begin_[g + 1];
+        return (body_begin_[last] - body_begin_[first]) +
+               4 * std::uint64_t{manifold_begin_[last] - manifold_begin_[first]};
     };
     // Most work first, then by index: sorted as one integer key per island (the work's complement above the index),
     // which is the order a comparison of the two gives, at a fraction of its cost for thousands of small islands.

@@ -68,6 +68,9 @@ constexpr std::uint32_t kColouredIslandMax = 65536;
 // colour share no dynamic body, so any cut gives the same bits): smaller chunks cost more in handing them out than
 // they gained (Box2D's base-100 pyramid on 2 threads: 57 ms a step at 64 items per chunk, 47 ms at 1,024).
 constexpr std::size_t kColourGrain = 256;
+// Most work (bodies plus four per manifold) of a group of small islands run as one (group_islands): enough bodies for
+// the position pass's SIMD lanes, and well under the share of a thread that schedule_islands packs into a unit.
+constexpr std::uint32_t kSoftGroupWork = 256;
 
 // A soft constraint stepped implicitly over h (Catto, "Solver2D"): the velocity bias per metre of penetration, the
 // scale of the effective mass, and the share of the accumulated impulse that relaxes each iteration.
@@ -159,7 +162,6 @@ void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactM
                                 const SolverSettings& settings, Parallel& parallel) {
     body_local_.resize(bodies.size());
     build_islands(bodies, manifolds);
-    schedule_islands(parallel.threads());
     // Islands run whole on one thread each, as many at once as there are threads, except an island that holds a
     // large share of the step's contacts: it runs alone, its passes spread over the threads colour by colour. Which
     // islands those are depends on the islands only, never on the thread count, so the results do not either.
@@ -174,31 +176,42 @@ void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactM
         const std::uint32_t count = manifold_begin_[island + 1] - manifold_begin_[island];
         return count > kColouredIslandMax && std::uint64_t{count} * kColouredShare >= total;
     };
-    // Each work unit's scratch, sized for its largest island (the first unit's also for the large islands).
+    // The other islands run in groups of consecutive ones (group_islands), as one island each: the same arithmetic
+    // per island, with each pass over the bodies over the whole group (the position pass in SIMD lanes, which small
+    // islands alone are too small for), and the setup of an island once per group.
+    group_islands(kSoftGroupWork, [&](std::uint32_t island) { return large(island) || huge(island); });
+    schedule_islands(parallel.threads());
+    // The coloured or blocked island a work item is, if it is one (such an island is a group of its own).
+    auto spread = [&](std::uint32_t item) {
+        const std::uint32_t island = group_begin_[item];
+        return group_begin_[item + 1] == island + 1 && (large(island) || huge(island));
+    };
+    // Each work unit's scratch, sized for its largest item (the first unit's also for the large islands), and for
+    // at least the largest group that group_islands can make: which islands make up a group shifts from step to
+    // step as any island before it changes, and a unit's scratch should not grow each time.
     const std::size_t units = unit_begin_.size() - 1;
     if (soft_unit_scratch_.size() < std::max<std::size_t>(units, 1))
         soft_unit_scratch_.resize(std::max<std::size_t>(units, 1));
     for (std::size_t u = 0; u < units; ++u) {
-        std::size_t most_manifolds = 0, most_bodies = 0;
+        std::size_t most_manifolds = kSoftGroupWork / 4, most_bodies = kSoftGroupWork;
         bool colours = false;
         for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o) {
-            const std::uint32_t island = island_order_[o];
-            most_manifolds =
-                std::max<std::size_t>(most_manifolds, manifold_begin_[island + 1] - manifold_begin_[island]);
-            most_bodies = std::max<std::size_t>(most_bodies, body_begin_[island + 1] - body_begin_[island]);
-            colours = colours || large(island) || huge(island);
+            const std::uint32_t first = group_begin_[island_order_[o]], last = group_begin_[island_order_[o] + 1];
+            most_manifolds = std::max<std::size_t>(most_manifolds, manifold_begin_[last] - manifold_begin_[first]);
+            most_bodies = std::max<std::size_t>(most_bodies, body_begin_[last] - body_begin_[first]);
+            colours = colours || spread(island_order_[o]);
         }
         soft_unit_scratch_[colours ? 0 : u].reserve(most_manifolds, most_bodies, colours);
     }
-    for_each_island(parallel, [&](std::uint32_t island, std::size_t unit) {
-        if (!large(island) && !huge(island))
-            run_island_soft(island, soft_unit_scratch_[unit], bodies, manifolds, warm, gravity, dt, settings, serial(),
+    for_each_island(parallel, [&](std::uint32_t item, std::size_t unit) {
+        if (!spread(item))
+            run_island_soft(item, soft_unit_scratch_[unit], bodies, manifolds, warm, gravity, dt, settings, serial(),
                             SoftMode::whole);
     });
-    for (std::uint32_t island : island_order_)
-        if (large(island) || huge(island))
-            run_island_soft(island, soft_unit_scratch_[0], bodies, manifolds, warm, gravity, dt, settings, parallel,
-                            large(island) ? SoftMode::coloured : SoftMode::blocked);
+    for (std::uint32_t item : island_order_)
+        if (spread(item))
+            run_island_soft(item, soft_unit_scratch_[0], bodies, manifolds, warm, gravity, dt, settings, parallel,
+                            large(group_begin_[item]) ? SoftMode::coloured : SoftMode::blocked);
 }
 
 void PositionSolver::colour_island(std::uint32_t island, SoftScratch& scratch, std::span<const SolverBody> bodies,
@@ -280,17 +293,20 @@ void PositionSolver::block_island(std::uint32_t island, SoftScratch& scratch, st
         scratch.colour_mask, scratch.colour, scratch.blocks, begin.data());
 }
 
-void PositionSolver::run_island_soft(std::uint32_t island, SoftScratch& scratch, std::span<SolverBody> bodies,
+void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, std::span<SolverBody> bodies,
                                      std::span<ContactManifold> manifolds, std::span<ContactWarmStart> warm,
                                      const glm::vec3& gravity, float dt, const SolverSettings& settings,
                                      Parallel& parallel, SoftMode mode) {
     const int substeps = settings.substeps;
     const float h = dt / static_cast<float>(substeps);
     const float inv_h = 1.0f / h;
+    // The item's islands, run as one: their bodies and manifolds are contiguous in the CSR lists. A coloured or
+    // blocked item is one island.
+    const std::uint32_t island = group_begin_[item], last_island = group_begin_[item + 1];
     const std::uint32_t* body_list = island_bodies_.data() + body_begin_[island];
-    const std::uint32_t body_count = body_begin_[island + 1] - body_begin_[island];
+    const std::uint32_t body_count = body_begin_[last_island] - body_begin_[island];
     const std::uint32_t* manifold_list = island_manifolds_.data() + manifold_begin_[island];
-    const std::uint32_t manifold_count = manifold_begin_[island + 1] - manifold_begin_[island];
+    const std::uint32_t manifold_count = manifold_begin_[last_island] - manifold_begin_[island];
     // The island's scratch: bodies by their place in the island (body_local_), points and manifolds by the
     // manifold's place k. A blocked island is first put in its blocks' order.
     std::array<std::uint32_t, kSoftColours + 2> colour_begin{};

@@ -351,7 +351,7 @@ private:
     // colour (block_island).
     enum class SoftMode : std::uint8_t { whole, coloured, blocked };
     std::vector<SoftScratch> soft_unit_scratch_;  // per work unit
-    void run_island_soft(std::uint32_t island, SoftScratch& scratch, std::span<SolverBody> bodies,
+    void run_island_soft(std::uint32_t item, SoftScratch& scratch, std::span<SolverBody> bodies,
                          std::span<ContactManifold> manifolds, std::span<ContactWarmStart> warm,
                          const glm::vec3& gravity, float dt, const SolverSettings& settings, Parallel& parallel,
                          SoftMode mode);
@@ -386,6 +386,13 @@ private:
                 }
         });
     }
+    // Work items of several islands each (soft step): consecutive islands, by index, up to `most_work` (bodies plus
+    // four per manifold) a group, except that an island for which alone(i) holds is a group of its own. A group's
+    // islands run as one (their bodies and manifolds are contiguous in the CSR lists): since they share no dynamic
+    // body, each island's arithmetic is what it would be alone, and the passes over bodies run over more of them at
+    // once (the position pass in SIMD lanes). Cleared by build_islands.
+    void group_islands(std::uint32_t most_work, FunctionRef<bool(std::uint32_t)> alone);
+    // Orders the work items (groups of islands, group_begin_; one island each unless group_islands ran) into units.
     void schedule_islands(int threads);
     // XPBD's per-manifold scratch of one island, by the manifold's place k in the island (points 4 k + p). A work
     // unit keeps one and reuses it for its islands, so it is sized for the unit's largest island, not the step.
@@ -424,8 +431,9 @@ private:
     std::vector<std::uint32_t> body_begin_;
     std::vector<std::uint32_t> island_manifolds_;  // CSR: manifolds of each island, ascending (blocked: block_island)
     std::vector<std::uint32_t> manifold_begin_;
-    std::vector<std::uint32_t> island_order_;      // islands, most work first
-    std::vector<std::uint64_t> island_key_;        // schedule_islands: per island, its sort key (work, index)
+    std::vector<std::uint32_t> group_begin_;       // work item g: islands group_begin_[g] .. group_begin_[g + 1]
+    std::vector<std::uint32_t> island_order_;      // work items (groups of islands), most work first
+    std::vector<std::uint64_t> island_key_;        // schedule_islands: per work item, its sort key (work, index)
     std::vector<std::uint32_t> unit_begin_;        // work unit u runs island_order_[unit_begin_[u] .. unit_begin_[u+1])
     std::vector<std::uint32_t> body_local_;        // per dynamic body: its place in its island (XPBD's run_island)
 };
