@@ -273,6 +273,54 @@ TEST(SoftStep, AThousandBoxIslandIsBitIdenticalForOneToFourThreads) {
     EXPECT_EQ(islands, 1u);
 }
 
+// Small islands run in groups of consecutive islands, as one island each (PositionSolver::group_islands): each
+// island's bits must be those it gets when it is the only island in the world.
+TEST(SoftStep, SmallIslandsSolvedInGroupsGiveEachIslandTheBitsItGetsAlone) {
+    constexpr int kStacks = 48;
+    // Stack j: three cubes dropped on each other from a little apart, each offset and turned its own way, so that
+    // they tumble; 2 m between stacks.
+    auto add_stack = [](World& w, int j) {
+        std::vector<BodyId> ids;
+        const glm::vec3 base(2.0f * static_cast<float>(j % 8), 0.0f, 2.0f * static_cast<float>(j / 8));
+        for (int k = 0; k < 3; ++k) {
+            BodyDef d =
+                box(base + glm::vec3(0.04f * static_cast<float>((j + k) % 5), 0.3f + 0.55f * static_cast<float>(k),
+                                     0.03f * static_cast<float>((j * k) % 3)),
+                    glm::vec3(0.25f));
+            d.orientation = glm::angleAxis(0.2f * static_cast<float>((j + 2 * k) % 7),
+                                           glm::normalize(glm::vec3(0.3f * static_cast<float>(k), 1.0f, 0.1f)));
+            ids.push_back(w.create_body(d));
+        }
+        return ids;
+    };
+    WorldSettings s = soft();
+    s.sleep.enabled = false;
+    World all(s);
+    all.create_body(floor_box(0.0f, 30.0f));
+    std::vector<std::vector<BodyId>> stacks;
+    for (int j = 0; j < kStacks; ++j) stacks.push_back(add_stack(all, j));
+    constexpr int kSteps = 40;
+    std::size_t most_islands = 0;
+    for (int n = 0; n < kSteps; ++n) {
+        all.step(kDt);
+        most_islands = std::max(most_islands, all.stats().islands);
+    }
+    int compared = 0;
+    for (int j = 0; j < kStacks; ++j) {
+        World alone(s);
+        alone.create_body(floor_box(0.0f, 30.0f));
+        const std::vector<BodyId> ids = add_stack(alone, j);
+        for (int n = 0; n < kSteps; ++n) alone.step(kDt);
+        const std::vector<float> want = poses(alone, ids), got = poses(all, stacks[static_cast<std::size_t>(j)]);
+        ASSERT_EQ(got.size(), want.size());
+        EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0) << "stack " << j;
+        ++compared;
+    }
+    std::printf("[ soft     ] %d stacks of 3 boxes, up to %zu islands a step, each stack's bits as alone\n", compared,
+                most_islands);
+    EXPECT_GE(most_islands, static_cast<std::size_t>(kStacks)) << "every stack must be an island of its own";
+}
+
 TEST(SoftStep, AHugeIslandSolvedInBlocksIsBitIdenticalForOneToFourThreads) {
     // An island of more than 65,536 manifolds is put in Morton order and solved block colour by block colour
     // (PositionSolver::block_island); the blocks and their colours depend on the island only, never on the threads.
