@@ -244,7 +244,7 @@ void World::Impl::broadphase_stage() {
     };
     // Pairs are distinct, so their order is unique; parallel_sort spreads it over the threads. Candidates carry their
     // bodies' sequences (KeyedPair), so that sorting them reads no body: the order by_creation gives.
-    parallel_sort(scratch.keyed_pairs, scratch.pair_sort, std::less<KeyedPair>(), par);
+    parallel_sort(scratch.keyed_pairs, scratch.pair_sort, std::less<>(), par);
     reserve_for(scratch.candidate_pairs, scratch.keyed_pairs.size());
     scratch.candidate_pairs.resize(scratch.keyed_pairs.size());
     for (std::size_t i = 0; i < scratch.keyed_pairs.size(); ++i)

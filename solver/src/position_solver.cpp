@@ -260,42 +260,42 @@ void PositionSolver::group_islands(std::uint32_t most_work, FunctionRef<bool(std
 }
 
 void PositionSolver::schedule_islands(int threads) {
-    // Largest first, each large group of islands a unit of its own and the small ones grouped up to a fraction of the
-    // work per thread: threads take units as they free up (longest processing time first, Graham 1969). The grouping
-    // depends on the thread count, but islands share no dynamic body, so the results do not. Without group_islands,
-    // every island is a group of its own.
+    // Largest first, each large item a unit of its own and the small ones packed into units up to a fraction of the
+    // work per thread: threads take units as they free up (longest processing time first, Graham 1969). The units
+    // depend on the thread count, but islands share no dynamic body, so the results do not. Without group_islands,
+    // every island is an item of its own.
     if (group_begin_.empty()) {
         reserve_for(group_begin_, island_count_ + 1);
         group_begin_.resize(island_count_ + 1);
         for (std::uint32_t i = 0; i <= island_count_; ++i) group_begin_[i] = i;
     }
-    const auto islands = static_cast<std::uint32_t>(group_begin_.size() - 1);
+    const auto items = static_cast<std::uint32_t>(group_begin_.size() - 1);
     auto work = [&](std::uint32_t g) -> std::uint64_t {
         const std::uint32_t first = group_begin_[g], last = group_begin_[g + 1];
         return (body_begin_[last] - body_begin_[first]) +
                4 * std::uint64_t{manifold_begin_[last] - manifold_begin_[first]};
     };
-    // Most work first, then by index: sorted as one integer key per island (the work's complement above the index),
+    // Most work first, then by index: sorted as one integer key per item (the work's complement above the index),
     // which is the order a comparison of the two gives, at a fraction of its cost for thousands of small islands.
-    island_key_.resize(islands);
-    for (std::uint32_t i = 0; i < islands; ++i)
-        island_key_[i] = ((std::uint64_t{0xffffffffu} - std::min<std::uint64_t>(work(i), 0xffffffffu)) << 32) | i;
+    island_key_.resize(items);
+    for (std::uint32_t g = 0; g < items; ++g)
+        island_key_[g] = ((std::uint64_t{0xffffffffu} - std::min<std::uint64_t>(work(g), 0xffffffffu)) << 32) | g;
     std::sort(island_key_.begin(), island_key_.end());
-    island_order_.resize(islands);
-    for (std::uint32_t o = 0; o < islands; ++o) island_order_[o] = static_cast<std::uint32_t>(island_key_[o]);
+    island_order_.resize(items);
+    for (std::uint32_t o = 0; o < items; ++o) island_order_[o] = static_cast<std::uint32_t>(island_key_[o]);
     std::size_t total = 0;
-    for (std::uint32_t i = 0; i < islands; ++i) total += work(i);
+    for (std::uint32_t g = 0; g < items; ++g) total += work(g);
     const std::size_t target = std::max<std::size_t>(64, total / (8 * static_cast<std::size_t>(std::max(threads, 1))));
     unit_begin_.clear();
     std::size_t in_unit = 0;
-    for (std::uint32_t o = 0; o < islands; ++o) {
+    for (std::uint32_t o = 0; o < items; ++o) {
         if (o == 0 || in_unit + work(island_order_[o]) > target) {
             unit_begin_.push_back(o);
             in_unit = 0;
         }
         in_unit += work(island_order_[o]);
     }
-    unit_begin_.push_back(islands);
+    unit_begin_.push_back(items);
 }
 
 void PositionSolver::solve(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds, const glm::vec3& gravity,

@@ -371,8 +371,9 @@ private:
                       std::span<const ContactManifold> manifolds, std::array<std::uint32_t, kSoftColours + 2>& begin);
 
     void build_islands(std::span<const SolverBody> bodies, std::span<const ContactManifold> manifolds);
-    // Runs `run(island)`, or `run(island, unit)`, for every island of the last build_islands, in the work units of
-    // schedule_islands, on `parallel`. A unit's islands run one after another on one thread.
+    // Runs `run(item)`, or `run(item, unit)`, for every work item of schedule_islands (an island of the last
+    // build_islands, or a group of them after group_islands), in its work units, on `parallel`. A unit's items run one
+    // after another on one thread.
     template <class Run>
     void for_each_island(Parallel& parallel, Run&& run) {
         const std::size_t units = unit_begin_.empty() ? 0 : unit_begin_.size() - 1;
