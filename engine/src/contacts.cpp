@@ -158,8 +158,8 @@ void World::Impl::report_stage() {
         const Contact c{m.axis, m.negative, std::max(0.0f, -gap), m.normal};
         const std::uint32_t candidate = scratch.manifold_candidate[k];
         if (candidate < scratch.body_pairs.size()) {
-            state.touches.push_back({{id_of(scratch.candidate_pairs[candidate].a),
-                                      id_of(scratch.candidate_pairs[candidate].b), MeshId{}, 0, c},
+            state.touches.push_back({{id_of(scratch.candidate_pairs[candidate].pair.a),
+                                      id_of(scratch.candidate_pairs[candidate].pair.b), MeshId{}, 0, c},
                                      false});
         } else {
             const TriangleCandidate& t = scratch.triangle_candidates[candidate - scratch.body_pairs.size()];
@@ -235,7 +235,7 @@ void World::Impl::report_stage() {
     });
     scratch.near_pairs.clear();
     for (std::size_t p = 0; p < scratch.body_pairs.size(); ++p)
-        if (scratch.near_flags[p]) scratch.near_pairs.push_back(scratch.candidate_pairs[p]);
+        if (scratch.near_flags[p]) scratch.near_pairs.push_back(scratch.candidate_pairs[p].pair);
     std::vector<std::uint8_t>& blocked = scratch.sleep_blocked;
     blocked.assign(n, 0);
     auto step_index = [&](std::uint32_t slot) -> std::uint32_t {

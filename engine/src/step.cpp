@@ -164,7 +164,7 @@ void World::Impl::broadphase_stage() {
         box = start_box(k).aabb().merged(end_box(k).aabb()).expanded(state.settings.broadphase_margin + bulge);
         return true;
     });
-    scratch.keyed_pairs.clear();
+    scratch.candidate_pairs.clear();
     scratch.sensor_pairs.clear();
     auto consider = [&](std::uint32_t x, std::uint32_t y, std::vector<KeyedPair>& candidates,
                         std::vector<SlotPair>& sensors) {
@@ -193,7 +193,7 @@ void World::Impl::broadphase_stage() {
         const auto y = static_cast<std::uint32_t>(state.active.user_data(p.b));
         TUMBLE_ASSERT(proxy_in_sync(x) && state.bodies[x].awake && state.bodies[x].proxy == p.a);
         TUMBLE_ASSERT(proxy_in_sync(y) && state.bodies[y].awake && state.bodies[y].proxy == p.b);
-        consider(x, y, scratch.keyed_pairs, scratch.sensor_pairs);
+        consider(x, y, scratch.candidate_pairs, scratch.sensor_pairs);
     }
     // The per-body passes below run in chunks of kBodyGrain bodies on the threads, a wave of chunks at a time; each
     // chunk fills a chunk scratch, and after the wave the scratches are appended in chunk order. Only one wave's
@@ -234,7 +234,7 @@ void World::Impl::broadphase_stage() {
             }
         },
         [&](std::span<const StepContext::ChunkScratch> chunks, std::size_t done) {
-            append(scratch.keyed_pairs, chunks, done, &StepContext::ChunkScratch::candidates);
+            append(scratch.candidate_pairs, chunks, done, &StepContext::ChunkScratch::candidates);
             append(scratch.sensor_pairs, chunks, done, &StepContext::ChunkScratch::sensors);
         });
     // Deterministic processing order, independent of the octrees' internal layout and of which slots earlier
@@ -244,11 +244,7 @@ void World::Impl::broadphase_stage() {
     };
     // Pairs are distinct, so their order is unique; parallel_sort spreads it over the threads. Candidates carry their
     // bodies' sequences (KeyedPair), so that sorting them reads no body: the order by_creation gives.
-    parallel_sort(scratch.keyed_pairs, scratch.pair_sort, std::less<>(), par);
-    reserve_for(scratch.candidate_pairs, scratch.keyed_pairs.size());
-    scratch.candidate_pairs.resize(scratch.keyed_pairs.size());
-    for (std::size_t i = 0; i < scratch.keyed_pairs.size(); ++i)
-        scratch.candidate_pairs[i] = scratch.keyed_pairs[i].pair;
+    parallel_sort(scratch.candidate_pairs, scratch.pair_sort, std::less<>(), par);
     std::sort(scratch.sensor_pairs.begin(), scratch.sensor_pairs.end(), by_creation);
     scratch.mesh_order.clear();
     for (std::uint32_t m = 0; m < state.meshes.size(); ++m)
@@ -256,8 +252,8 @@ void World::Impl::broadphase_stage() {
     std::sort(scratch.mesh_order.begin(), scratch.mesh_order.end(),
               [&](std::uint32_t x, std::uint32_t y) { return state.meshes[x].sequence < state.meshes[y].sequence; });
     scratch.body_pairs.clear();
-    for (const SlotPair& p : scratch.candidate_pairs)
-        scratch.body_pairs.push_back({solver_index_of(p.a), solver_index_of(p.b)});
+    for (const KeyedPair& p : scratch.candidate_pairs)
+        scratch.body_pairs.push_back({solver_index_of(p.pair.a), solver_index_of(p.pair.b)});
 
     // Mesh candidates: each awake dynamic body queries every mesh's BVH.
     scratch.triangle_candidates.clear();

@@ -218,10 +218,9 @@ struct World::Impl {
         std::vector<glm::quat> end_orientation;
         std::vector<ProxyPair> proxy_pairs;
         std::vector<ProxyId> query_proxies;
-        std::vector<SlotPair> candidate_pairs;
+        std::vector<KeyedPair> candidate_pairs;  // broadphase: body pairs to test, with their keys, sorted by them
         std::vector<SlotPair> sensor_pairs;
-        std::vector<KeyedPair> keyed_pairs;  // broadphase: the candidate pairs with their keys, sorted
-        std::vector<KeyedPair> pair_sort;    // ... and parallel_sort's buffer for them
+        std::vector<KeyedPair> pair_sort;  // broadphase: parallel_sort's buffer for candidate_pairs
         std::vector<BodyPair> body_pairs;  // candidate_pairs as step-body indices
         std::vector<TriangleCandidate> triangle_candidates;
         std::vector<std::uint32_t> mesh_order;      // live mesh slots by creation sequence
