@@ -554,7 +554,9 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             // The arms and the inverse inertias change only where the bodies move: the relax pass works out the
             // inertia products for the next substep's solve pass too.
             const bool fresh = !use_bias || first_substep;
-            float vn0[4], bias[4], mass_scale[4], impulse_scale[4];
+            // gain: -m_n times the mass scale (1 for a rigid or speculative point), the product each local pass
+            // begins with.
+            float vn0[4], bias[4], gain[4], impulse_scale[4];
             for (int p = 0; p < count; ++p) {
                 ua[p] = glm::cross(now.ra[p], n);
                 ub[p] = glm::cross(now.rb[p], n);
@@ -565,19 +567,17 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
                 vn0[p] = glm::dot(velocity_at(b, now.rb[p]) - velocity_at(a, now.ra[p]), n);
                 const float sep = now.s[p];
                 bias[p] = 0.0f;
-                mass_scale[p] = 1.0f;
+                gain[p] = -sp[p].normal_mass;
                 impulse_scale[p] = 0.0f;
                 if (sep > 0.0f) {
                     bias[p] = sep * inv_h;  // speculative: acts only if the point would close within the substep
                 } else if (use_bias) {
                     bias[p] = std::max(soft.bias_rate * sep, -kContactSpeed);
-                    mass_scale[p] = soft.mass_scale;
+                    gain[p] = -sp[p].normal_mass * soft.mass_scale;
                     impulse_scale[p] = soft.impulse_scale;
                 }
             }
             const float inv_masses = a.inv_mass + b.inv_mass;
-            float gain[4];  // -m_n times the mass scale, the product each local pass began with, formed once
-            for (int p = 0; p < count; ++p) gain[p] = -sp[p].normal_mass * mass_scale[p];
             float pushed = 0.0f;
             glm::vec3 dw_a(0.0f), dw_b(0.0f);
             for (int pass = 0; pass < (use_bias ? kSolveLocalPasses : kBlockPasses); ++pass) {
