@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <span>
 
 #include <tumble/core/parallel_sort.hpp>
@@ -317,17 +318,21 @@ ContactManifold World::Impl::to_solver(const Manifold& m, std::uint32_t a, std::
                 glm::vec4(glm::conjugate(qr) * n, m.side_offset[static_cast<std::size_t>(k)] - glm::dot(n, xr));
         }
     }
+    // Static geometry's frame is the world frame: its points are their own anchors (turning them by the identity
+    // quaternion gives the same floats, so this is only the work saved).
+    const bool b_static = b == kStaticGeometry;
     for (int k = 0; k < m.count; ++k) {
         const ManifoldPoint& p = m.points[static_cast<std::size_t>(k)];
         ContactPoint& c = out.points[static_cast<std::size_t>(k)];
         c.anchor_a = glm::conjugate(qa) * (p.point_a - xa);
-        c.anchor_b = glm::conjugate(qb) * (p.point_b - xb);
+        c.anchor_b = b_static ? p.point_b : glm::conjugate(qb) * (p.point_b - xb);
         // The gap the solver starts from, and the friction anchors: the point of A and the point of B across the gap
         // from it along the normal, which coincide along the surface (slip is measured from there).
-        const glm::vec3 pa = xa + qa * c.anchor_a, pb = xb + qb * c.anchor_b;
+        const glm::vec3 pa = xa + qa * c.anchor_a, pb = b_static ? c.anchor_b : xb + qb * c.anchor_b;
         c.separation = glm::dot(pb - pa, out.normal);
         c.friction_anchor_a = c.anchor_a;
-        c.friction_anchor_b = glm::conjugate(qb) * (pa + c.separation * out.normal - xb);
+        const glm::vec3 across = pa + c.separation * out.normal;
+        c.friction_anchor_b = b_static ? across : glm::conjugate(qb) * (across - xb);
         c.id = p.id;
     }
     return out;
@@ -359,8 +364,21 @@ void World::Impl::narrowphase_stage() {
             scratch.speculative_margin[k] = margin_of(static_cast<std::uint32_t>(k));
     });
     const float* const margin = scratch.speculative_margin.data();
+    // The start box of the step body a chunk of candidates last asked for: candidates come sorted by their first body,
+    // so most ask for the box of the one before, and its axes (from the orientation) are not worked out again.
+    struct LastBox {
+        std::uint32_t body = std::numeric_limits<std::uint32_t>::max();
+        Obb box;
+    };
+    auto box_of = [&](std::uint32_t k, LastBox& last) -> const Obb& {
+        if (last.body != k) {
+            last.box = start_box(k);
+            last.body = k;
+        }
+        return last.box;
+    };
     // Candidate k's manifold, if it has one, into `out` (returns whether it has).
-    auto find = [&](std::size_t k, ContactManifold& out, ContactSides* face) {
+    auto find = [&](std::size_t k, ContactManifold& out, ContactSides* face, LastBox& last) {
         float toi = 2.0f;  // time of impact of a swept body, as a fraction of the step (> 1: none)
         if (k < pairs) {
             const BodyPair& p = scratch.body_pairs[k];
@@ -375,7 +393,7 @@ void World::Impl::narrowphase_stage() {
                 m = impact_manifold(p.b, start_box(p.a), toi);
                 if (m) m = reversed(*m);
             }
-            if (!m) m = box_manifold(start_box(p.a), fa, start_box(p.b), fb, margin[p.a] + margin[p.b]);
+            if (!m) m = box_manifold(box_of(p.a, last), fa, start_box(p.b), fb, margin[p.a] + margin[p.b]);
             if (!m) return false;
             out = to_solver(*m, p.a, p.b, combined_friction(A.friction, B.friction),
                             combined_restitution(A.restitution, B.restitution), face);
@@ -386,7 +404,8 @@ void World::Impl::narrowphase_stage() {
             std::optional<Manifold> m;
             if (swept_for_ccd(t.body)) m = impact_manifold(t.body, shape_of(t), t.active_edges, toi);
             if (!m)
-                m = mesh_manifold(start_box(t.body), shape_of(t), start_center(t.body), t.active_edges, margin[t.body]);
+                m = mesh_manifold(box_of(t.body, last), shape_of(t), start_center(t.body), t.active_edges,
+                                  margin[t.body]);
             if (!m) return false;
             out = to_solver(*m, t.body, kStaticGeometry, combined_friction(A.friction, material.friction),
                             combined_restitution(A.restitution, material.restitution), face);
@@ -413,9 +432,10 @@ void World::Impl::narrowphase_stage() {
         if (faces) scratch.wave_sides.resize(last - first);
         scratch.candidate_found.assign(last - first, 0);
         parallel().for_each_chunk(last - first, kCandidateGrain, [&](std::size_t begin, std::size_t end) {
+            LastBox box;
             for (std::size_t i = begin; i < end; ++i)
                 scratch.candidate_found[i] =
-                    find(first + i, scratch.wave_manifolds[i], faces ? &scratch.wave_sides[i] : nullptr) ? 1 : 0;
+                    find(first + i, scratch.wave_manifolds[i], faces ? &scratch.wave_sides[i] : nullptr, box) ? 1 : 0;
         });
         std::size_t found = 0;
         for (std::size_t i = 0; i < last - first; ++i) found += scratch.candidate_found[i];

@@ -13,6 +13,10 @@ using glm::dvec3;
 
 const double kSinFeatureAngle = std::sin(kFeatureAngle);
 
+// The signed distance of `point` in front of the plane of `tri`, whose unit front normal is `unit` (front_side).
+double side_of(const Triangle& tri, const glm::vec3& point, const dvec3& unit) {
+    return glm::dot(dvec3(point) - dvec3(tri.a), unit);
+}
 // The unit front normal of a triangle and the signed distance of `point` in front of its plane; false for a
 // degenerate triangle (no front side to speak of).
 bool front_side(const Triangle& tri, const glm::vec3& point, dvec3& unit, double& side) {
@@ -20,7 +24,7 @@ bool front_side(const Triangle& tri, const glm::vec3& point, dvec3& unit, double
     const double n2 = glm::dot(n, n);
     if (!(n2 > 0.0)) return false;
     unit = n / std::sqrt(n2);
-    side = glm::dot(dvec3(point) - dvec3(tri.a), unit);
+    side = side_of(tri, point, unit);
     return true;
 }
 
@@ -94,7 +98,7 @@ std::optional<Contact> mesh_contact(const Obb& box, const Triangle& tri, const g
     dvec3 unit;
     double side_now, side_start;
     if (!front_side(tri, box.center, unit, side_now)) return collide(box, tri);
-    front_side(tri, start_center, unit, side_start);
+    side_start = side_of(tri, start_center, unit);
     if (side_now < 0.0 && side_start < 0.0) return std::nullopt;  // behind the triangle for the whole step
 
     std::optional<Contact> c = collide(box, tri);
@@ -120,7 +124,7 @@ std::optional<Manifold> mesh_manifold(const Obb& box, const Triangle& tri, const
     dvec3 unit;
     double side_now, side_start;
     if (!front_side(tri, box.center, unit, side_now)) return collide_manifold(box, tri, margin);
-    front_side(tri, start_center, unit, side_start);
+    side_start = side_of(tri, start_center, unit);
     if (!(side_now >= 0.0 || side_start >= 0.0)) return std::nullopt;  // behind it for the whole step (or NaN)
     std::optional<Manifold> m = collide_manifold(box, tri, margin);
     if (!m) return std::nullopt;
