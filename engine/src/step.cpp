@@ -319,8 +319,8 @@ ContactManifold World::Impl::to_solver(const Manifold& m, std::uint32_t a, std::
         }
     }
     // Static geometry's frame is the world frame: its points are their own anchors. Turning them by the identity
-    // quaternion, as for a body, adds only zeros (at most the sign of a zero coordinate differs), so this saves three
-    // of the five rotations of a mesh contact's point and no result changes.
+    // quaternion, as for a body, adds only zeros, so taking them as they are saves three of the five rotations of a
+    // mesh contact's point and changes nothing but, at most, the sign of a zero coordinate.
     const bool b_static = b == kStaticGeometry;
     for (int k = 0; k < m.count; ++k) {
         const ManifoldPoint& p = m.points[static_cast<std::size_t>(k)];
