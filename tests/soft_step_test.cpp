@@ -99,6 +99,55 @@ TEST(SoftStep, FrictionPointTwoLetsABoxSlideAtGTimesSinMinusMuCos) {
     EXPECT_NEAR(s.distance, expected, 0.03f * expected);
 }
 
+// A cube held at two opposite corners by two static walls, spinning about the diagonal through them: a rotisserie
+// spit on a V of two supports. The corners lie on the axis and never slip, so point friction cannot stop the spin;
+// each wall touches one corner (a one-point manifold), whose torsional friction can (soft_step.cpp,
+// kTorsionPatchRadius). By hand: the walls' normals lean 20 degrees up from the axis; each wall holds half the weight
+// with its normal force N and the friction F <= mu N along its face, N sin 20 + F cos 20 = m g / 2, so N lies between
+// m g / (2 (sin 20 + mu cos 20)) (friction at its limit) and m g / (2 sin 20) (none). Each resists the spin about its
+// normal with at most mu r N; along the axis the two give 2 mu r N cos 20, against the cube's moment (2/3) m h^2
+// about any axis: between 4.4 and 12.1 rad/s^2 for mu 0.6, r 5 mm, h 0.1 m.
+TEST(SoftStep, ACubePinchedAtOppositeCornersStopsSpinningAboutThem) {
+    const float h = 0.1f, tilt = 20.0f * kPi / 180.0f, spin = 5.0f, mu = 0.6f, r = 0.005f;
+    World w(soft());
+    const glm::vec3 centre(0.0f, 1.0f, 0.0f), corner(h * std::sqrt(3.0f), 0.0f, 0.0f);
+    for (const float side : {1.0f, -1.0f}) {
+        // The wall's +y face passes through the corner on its side, facing the cube: n = (-side cos, sin, 0).
+        const glm::vec3 n(-side * std::cos(tilt), std::sin(tilt), 0.0f);
+        BodyDef wall = box(centre + side * corner - 0.05f * n, {0.5f, 0.05f, 0.5f}, 0.0f);
+        wall.orientation = glm::angleAxis(side * (0.5f * kPi - tilt), glm::vec3(0.0f, 0.0f, 1.0f));
+        w.create_body(wall);
+    }
+    BodyDef cube = box(centre, glm::vec3(h));
+    // The body diagonal (1, 1, 1) along world x, turning about it.
+    const glm::vec3 d = glm::normalize(glm::vec3(1.0f)), x(1.0f, 0.0f, 0.0f);
+    cube.orientation = glm::angleAxis(std::acos(glm::dot(d, x)), glm::normalize(glm::cross(d, x)));
+    cube.angular_velocity = spin * x;
+    const BodyId id = w.create_body(cube);
+    const float moment = 2.0f / 3.0f * h * h;  // per kg
+    const float slowest =
+        2.0f * mu * r * std::cos(tilt) * kG / (2.0f * (std::sin(tilt) + mu * std::cos(tilt))) / moment;
+    const float fastest = 2.0f * mu * r * std::cos(tilt) * kG / (2.0f * std::sin(tilt)) / moment;
+    for (int s = 0; s < 6; ++s) w.step(kDt);  // 0.1 s for the walls' springs to take up the weight
+    const float at_first = w.body(id).angular_velocity.x;
+    for (int s = 0; s < 12; ++s) w.step(kDt);
+    const tumble::BodyState later = w.body(id);
+    const float rate = (at_first - later.angular_velocity.x) / (12.0f * kDt);
+    std::printf(
+        "[ soft     ] pinched cube: spin %.3f -> %.3f rad/s over 0.2 s, %.2f rad/s^2 (by hand %.2f to %.2f), "
+        "centre moved %.4f m\n",
+        at_first, later.angular_velocity.x, rate, slowest, fastest, glm::length(later.position - centre));
+    // 5 % below the slowest: the springs' normal forces still ring a little after 0.1 s.
+    EXPECT_GT(rate, 0.95f * slowest);
+    EXPECT_LT(rate, 1.05f * fastest);
+    for (int s = 0; s < 60; ++s) w.step(kDt);
+    const tumble::BodyState end = w.body(id);
+    std::printf("[ soft     ] pinched cube after 1.3 s: spin %.4f rad/s, centre moved %.4f m\n",
+                glm::length(end.angular_velocity), glm::length(end.position - centre));
+    EXPECT_LT(glm::length(end.angular_velocity), 0.05f);   // stopped (by hand by 1.2 s at the slowest)
+    EXPECT_LT(glm::length(end.position - centre), 0.01f);  // still held between the walls
+}
+
 TEST(SoftStep, AColumnOfTenCubesSinksAsItsContactSpringsPredict) {
     // The soft contact is a spring of the contact's effective mass times (2 pi f)^2 (Catto, "Solver2D"). For 1 kg
     // cubes of half extent 0.25 m on four corner points, a point's effective mass between two cubes is

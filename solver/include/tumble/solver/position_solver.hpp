@@ -330,6 +330,7 @@ private:
         float s[4];
         glm::vec3 dx;
         glm::vec3 ia[4], ib[4];
+        float twist;  // a one-point contact's accumulated torsional friction impulse (N m s) about the normal
     };
     // The soft step's scratch of one island, by the manifold's place k in the island (points 4 k + p) and the dynamic
     // body's place in the island (body_local_). As for XPBD, a work unit keeps one for its islands; the large islands,
