@@ -38,11 +38,12 @@ using namespace detail;
 constexpr float kContactDampingRatio = 10.0f;
 constexpr float kContactSpeed = 3.0f;
 // Radius (metres) of the contact patch that a one-point contact's torsional friction assumes: the largest torque it
-// exerts about its normal is friction times this times its normal force (the torsional friction of MuJoCo's
-// condim-4 contacts, whose default coefficient is this length; Todorov, Erez and Tassa, "MuJoCo: A physics engine for
-// model-based control", IROS 2012; PhysX calls it the torsional patch radius). Contacts of two or more points resist
-// spin through their points' friction and get none: on the four-point faces of a column of cubes it fought the static
-// friction's correction of rotational slip and let the column lean (9.9 cm in the column test at this radius).
+// exerts about its normal is friction times this times its normal force (PhysX's torsional patch radius). MuJoCo's
+// contacts with torsional friction (Todorov, Erez and Tassa, "MuJoCo: A physics engine for model-based control",
+// IROS 2012) default to a torque of at most 0.005 m times the normal force, the same size. Contacts of two or more
+// points resist spin through their points' friction and get none: on the four-point faces of a column of cubes it
+// fought the static friction's correction of rotational slip and let the column lean (9.9 cm in the column test at
+// this radius).
 constexpr float kTorsionPatchRadius = 0.005f;
 // Most passes over one manifold's points in a relax or restitution pass (which set the velocities the bodies leave
 // with) and in a solve pass, and the velocity change (m/s) below which its points count as agreeing. Measured: one
