@@ -1,6 +1,7 @@
 // The soft step (SolverMethod::soft_step) against analytic answers and invariants: momentum shared in collisions,
-// restitution, ramps with and without friction, tipping, a column whose sinking matches the contact springs' hand
-// computation, a pyramid that stands and stops moving, conservation of momentum and angular momentum in random hits,
+// restitution, ramps with and without friction, a pinched cube's torsional friction, tipping, a column whose sinking
+// matches the contact springs' hand computation, a pyramid that stands and stops moving, conservation of momentum and
+// angular momentum in random hits,
 // determinism for 1-4 threads on a pile in one island, warm starts kept across save_state and restore_state, and the
 // settings and scene keys. Each tolerance is stated next to its assertion.
 
@@ -106,7 +107,7 @@ TEST(SoftStep, FrictionPointTwoLetsABoxSlideAtGTimesSinMinusMuCos) {
 // with its normal force N and the friction F <= mu N along its face, N sin 20 + F cos 20 = m g / 2, so N lies between
 // m g / (2 (sin 20 + mu cos 20)) (friction at its limit) and m g / (2 sin 20) (none). Each resists the spin about its
 // normal with at most mu r N; along the axis the two give 2 mu r N cos 20, against the cube's moment (2/3) m h^2
-// about any axis: between 4.4 and 12.1 rad/s^2 for mu 0.6, r 5 mm, h 0.1 m.
+// about any axis: between 4.58 and 12.13 rad/s^2 for mu 0.6, r 5 mm, h 0.1 m.
 TEST(SoftStep, ACubePinchedAtOppositeCornersStopsSpinningAboutThem) {
     const float h = 0.1f, tilt = 20.0f * kPi / 180.0f, spin = 5.0f, mu = 0.6f, r = 0.005f;
     World w(soft());
