@@ -1,9 +1,8 @@
 // The soft step (SolverMethod::soft_step) against analytic answers and invariants: momentum shared in collisions,
 // restitution, ramps with and without friction, a pinched cube's torsional friction, tipping, a column whose sinking
 // matches the contact springs' hand computation, a pyramid that stands and stops moving, conservation of momentum and
-// angular momentum in random hits,
-// determinism for 1-4 threads on a pile in one island, warm starts kept across save_state and restore_state, and the
-// settings and scene keys. Each tolerance is stated next to its assertion.
+// angular momentum in random hits, determinism for 1-4 threads on a pile in one island, warm starts kept across
+// save_state and restore_state, and the settings and scene keys. Each tolerance is stated next to its assertion.
 
 #include <algorithm>
 #include <cmath>
