@@ -356,6 +356,10 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
         s.w += s.inv_inertia * glm::cross(r, p);
     };
     auto velocity_at = [](const SoftBody& s, const glm::vec3& r) { return s.v + glm::cross(s.w, r); };
+    // A side's angular velocity change per unit torsional impulse about n (zero for a side that is not dynamic).
+    auto twist_arm = [](const SoftBody& s, const glm::vec3& n) {
+        return s.dynamic ? s.inv_inertia * n : glm::vec3(0.0f);
+    };
     // Adds `impulse` (N s) to a point's accumulated normal impulse, kept >= 0, and applies the change along n at the
     // point's arms; returns the change.
     auto push_normal = [&](SoftPoint& c, SoftBody& a, SoftBody& b, const glm::vec3& ra, const glm::vec3& rb,
@@ -630,8 +634,7 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             // impulses are (not carried to the next step).
             if (m.count == 1) {
                 const float limit = m.friction * kTorsionPatchRadius * sp[0].normal_impulse;
-                const glm::vec3 ja = m.a != kStillSide && a.dynamic ? a.inv_inertia * n : glm::vec3(0.0f);
-                const glm::vec3 jb = m.b != kStillSide && b.dynamic ? b.inv_inertia * n : glm::vec3(0.0f);
+                const glm::vec3 ja = twist_arm(a, n), jb = twist_arm(b, n);
                 const float k_twist = glm::dot(n, ja) + glm::dot(n, jb);
                 if (k_twist > 0.0f) {
                     const float old = now.twist;
@@ -737,8 +740,8 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
                 apply(b, now.rb[p], impulse);
             }
             if (now.twist != 0.0f) {
-                if (a.dynamic && m.a != kStillSide) a.w -= now.twist * (a.inv_inertia * m.normal);
-                if (b.dynamic && m.b != kStillSide) b.w += now.twist * (b.inv_inertia * m.normal);
+                if (a.dynamic) a.w -= now.twist * twist_arm(a, m.normal);
+                if (b.dynamic) b.w += now.twist * twist_arm(b, m.normal);
             }
         });
         // 3. Solve with bias.
