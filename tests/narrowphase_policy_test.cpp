@@ -265,6 +265,52 @@ TEST(MeshManifold, ABoxBesideAWallIsNotThrownThroughItsPlane) {
     }
 }
 
+TEST(MeshManifold, APlateLyingTiltedAcrossAStepEdgeRestsOnTheEdgeAtBothEnds) {
+    // Regression: a thin plate lying across the edge of a step, tilted 6 degrees towards the step and sunk 4 cm into
+    // the floor above it (as a 3e4-box pile left one in a real level). The SAT's least overlap is an edge-edge axis
+    // (a long edge of the plate across the step edge): the face axis measures the whole floor triangle, whose far
+    // corners lie deeper along the tilted face normal than the edge does. One edge-edge point cannot hold a face on
+    // an edge: the plate rocked about it, the point jumping from one end of the edge to the other, and it never
+    // slept. The policy replaces it by the plate's bottom face clipped to the triangle: the step edge at both ends
+    // under the plate, and the floor below the face.
+    const Triangle floor{{0, 0, -2}, {0, 0, 2}, {2, 0, 2}};  // y = 0, front +y; the step edge is x = 0
+    ASSERT_GT(floor.scaled_normal().y, 0.0f);
+    const glm::quat q = glm::angleAxis(0.11f, glm::vec3(0, 0, 1)) * glm::angleAxis(0.01f, glm::vec3(1, 0, 0)) *
+                        glm::angleAxis(0.35f, glm::vec3(0, 1, 0));
+    const glm::mat3 axes = glm::mat3_cast(q);
+    const glm::vec3 he(0.155f, 0.034f, 0.158f);  // thin along its y axis
+    const glm::vec3 up = axes[1];                // the plate's top face normal
+    // The centre 5.5 cm past the edge, and low enough that the edge's point (0, 0, 0) lies 4 cm above the bottom face.
+    const float embed = 0.04f;
+    const glm::vec3 centre(0.055f, -(embed - he.y + 0.055f * up.x) / up.y, 0.0f);
+    const Obb plate{centre, axes, he};
+    const auto sat = tumble::collide(plate, floor);
+    ASSERT_TRUE(sat);
+    ASSERT_GE(sat->axis, 4) << "the case needs the SAT to pick an edge-edge axis";
+    const auto m = tumble::mesh_manifold(plate, floor, plate.center, tumble::kAllEdgesActive, 0.02f);
+    ASSERT_TRUE(m);
+    EXPECT_GE(m->count, 2) << "one point cannot hold a face lying on an edge";
+    // The normal is the bottom face's, out of the plate towards the floor.
+    EXPECT_NEAR(glm::dot(glm::dvec3(m->normal), -glm::dvec3(up)), 1.0, 1e-6);
+    // Every point lies on the floor, over the triangle, at the depth it has above the plate's bottom face (worked out
+    // here from the plate's pose, in double); two of them are the step edge's ends under the plate.
+    float edge_low = 1.0f, edge_high = -1.0f;
+    for (int k = 0; k < m->count; ++k) {
+        const tumble::ManifoldPoint& p = m->points[static_cast<std::size_t>(k)];
+        EXPECT_NEAR(triangle_plane_distance(floor, p.point_b), 0.0, 1e-6) << k;
+        EXPECT_GE(p.point_b.x, -1e-5f) << k;
+        const double above_bottom = glm::dot(glm::dvec3(p.point_b) - glm::dvec3(centre), glm::dvec3(up)) + he.y;
+        EXPECT_NEAR(p.depth, above_bottom, 1e-5) << k;
+        EXPECT_GT(p.depth, 0.0f) << k;
+        if (std::abs(p.point_b.x) < 1e-5f) {
+            edge_low = std::min(edge_low, p.point_b.z);
+            edge_high = std::max(edge_high, p.point_b.z);
+            EXPECT_NEAR(p.depth, embed + p.point_b.z * up.z, 1e-5) << k;  // on the edge (x = y = 0)
+        }
+    }
+    EXPECT_GT(edge_high - edge_low, 0.2f) << "both ends of the edge under the plate";
+}
+
 TEST(BoxManifold, InternalFacesAreNeverPushedThrough) {
     // Two flush static boxes A | B (B covers A's +x face). A box sliding over the seam, slightly sunk: the SAT may
     // push it sideways out of A's +x face; box_manifold replaces that with A's top face.

@@ -41,6 +41,11 @@ namespace tumble {
 std::optional<Contact> mesh_contact(const Obb& box, const Triangle& tri, const glm::vec3& start_center,
                                     EdgeFlags active_edges = kAllEdgesActive) noexcept;
 
+/// Angle, radians, within which an edge-edge contact normal counts as a face normal of the box in `mesh_manifold`:
+/// the triangle edge then lies along that face (a face resting on an edge), and the face's manifold replaces the
+/// edge's single point.
+inline constexpr double kFaceEdgeAngle = 0.1;
+
 /// The manifold form of `mesh_contact`, for contacts found once per step: the speculative manifold
 /// `collide_manifold(box, tri, margin)` (shapes within `margin` metres; signed point depths), with the same rules.
 /// `box` is the box to test (the engine passes its pose at the start of the step, with the step's motion in
@@ -54,8 +59,10 @@ std::optional<Contact> mesh_contact(const Obb& box, const Triangle& tri, const g
 /// further to the points no deeper behind the plane than the SAT's depth plus `margin`: the points that can have
 /// crossed the plane from the front during the step. (A box lying across a ledge has corners half a box deep behind
 /// the wall under the ledge; pushing them out through the wall would throw the box off the ledge.) Nothing either
-/// when the box is farther than `margin`, no point is kept, or the input is NaN. World frame, metres; normal from
-/// the box towards the triangle.
+/// when the box is farther than `margin`, no point is kept, or the input is NaN. An edge-edge manifold kept as the
+/// SAT gave it whose normal lies within kFaceEdgeAngle of a box face normal is replaced by that face's
+/// `face_manifold` when it has at least two points: one point cannot hold a box face lying on a triangle edge (a
+/// plate across a step rocked about it for ever). World frame, metres; normal from the box towards the triangle.
 std::optional<Manifold> mesh_manifold(const Obb& box, const Triangle& tri, const glm::vec3& start_center,
                                       EdgeFlags active_edges, float margin) noexcept;
 
