@@ -292,8 +292,8 @@ TEST(MeshManifold, APlateLyingTiltedAcrossAStepEdgeRestsOnTheEdgeAtBothEnds) {
     EXPECT_GE(m->count, 2) << "one point cannot hold a face lying on an edge";
     // The normal is the bottom face's, out of the plate towards the floor.
     EXPECT_NEAR(glm::dot(glm::dvec3(m->normal), -glm::dvec3(up)), 1.0, 1e-6);
-    // Every point lies on the floor, over the triangle, at the depth it has above the plate's bottom face (worked out
-    // here from the plate's pose, in double); two of them are the step edge's ends under the plate.
+    // Every point lies on the floor's plane, not past the step edge, at the depth it has above the plate's bottom face
+    // (worked out here from the plate's pose, in double); two of them are the step edge's ends under the plate.
     float edge_low = 1.0f, edge_high = -1.0f;
     for (int k = 0; k < m->count; ++k) {
         const tumble::ManifoldPoint& p = m->points[static_cast<std::size_t>(k)];

@@ -61,8 +61,9 @@ inline constexpr double kFaceEdgeAngle = 0.1;
 /// the wall under the ledge; pushing them out through the wall would throw the box off the ledge.) Nothing either
 /// when the box is farther than `margin`, no point is kept, or the input is NaN. An edge-edge manifold kept as the
 /// SAT gave it whose normal lies within kFaceEdgeAngle of a box face normal is replaced by that face's
-/// `face_manifold` when it has at least two points: one point cannot hold a box face lying on a triangle edge (a
-/// plate across a step rocked about it for ever). World frame, metres; normal from the box towards the triangle.
+/// `face_manifold` when that has at least two points and its normal does not lead towards the back: one point
+/// cannot hold a box face lying on a triangle edge (a plate across a step rocked about it for ever). World frame,
+/// metres; normal from the box towards the triangle.
 std::optional<Manifold> mesh_manifold(const Obb& box, const Triangle& tri, const glm::vec3& start_center,
                                       EdgeFlags active_edges, float margin) noexcept;
 
