@@ -92,8 +92,8 @@ std::optional<Manifold> front_face_manifold(const Obb& box, const Triangle& tri,
 // any of the triangle below the face) holds it, as the supporting faces clipped along the contact normal do in Jolt
 // (Rouwe, ManifoldBetweenTwoFaces). Kept when it has at least two points and does not push the box towards the
 // triangle's back (`unit`: its front normal) where the SAT's normal did not; the SAT's manifold otherwise.
-std::optional<Manifold> face_for_edge(const Obb& box, const Triangle& tri, const dvec3& unit, std::optional<Manifold> m,
-                                      float margin) {
+std::optional<Manifold> face_for_edge(const Obb& box, const Triangle& tri, const dvec3& unit,
+                                      const std::optional<Manifold>& m, float margin) {
     if (m->axis < 4) return m;  // a face axis of the box (0-2) or the triangle's (3)
     const dvec3 n(m->normal);
     for (int i = 0; i < 3; ++i) {
@@ -155,7 +155,7 @@ std::optional<Manifold> mesh_manifold(const Obb& box, const Triangle& tri, const
     // along an axis perpendicular to the wall, give or take float error, and that contact is the right one.
     const bool towards_back = glm::dot(dvec3(m->normal), unit) > kSinFeatureAngle;
     const bool seam = on_inactive_feature(tri, m->contact(), active_edges);
-    if (!towards_back && !seam) return face_for_edge(box, tri, unit, std::move(m), margin);
+    if (!towards_back && !seam) return face_for_edge(box, tri, unit, m, margin);
     if (seam) return front_face_manifold(box, tri, unit, margin, std::numeric_limits<double>::infinity());
     // A box apart from the triangle (within the margin) along an axis that leads to its back does not meet it from
     // the front: no contact. (Replacing it by the face normal would measure the box against the face's plane,
