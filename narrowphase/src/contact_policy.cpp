@@ -90,20 +90,21 @@ std::optional<Manifold> front_face_manifold(const Obb& box, const Triangle& tri,
 // One point cannot hold a face on an edge: the box rocks about it, and the point jumps from one end of the edge to
 // the other as it does. The face's manifold (the triangle clipped to the face: both ends of the edge under it, and
 // any of the triangle below the face) holds it, as the supporting faces clipped along the contact normal do in Jolt
-// (Rouwe, ManifoldBetweenTwoFaces). Kept when it has at least two points and does not push the box towards the
-// triangle's back (`unit`: its front normal) where the SAT's normal did not; the SAT's manifold otherwise.
-std::optional<Manifold> face_for_edge(const Obb& box, const Triangle& tri, const dvec3& unit,
-                                      const std::optional<Manifold>& m, float margin) {
-    if (m->axis < 4) return m;  // a face axis of the box (0-2) or the triangle's (3)
-    const dvec3 n(m->normal);
-    for (int i = 0; i < 3; ++i) {
+// (Rouwe, ManifoldBetweenTwoFaces). The replacement when it has at least two points and does not push the box
+// towards the triangle's back (`unit`: its front normal) where the SAT's normal did not; nothing otherwise (the
+// caller keeps the SAT's manifold, not copied here).
+std::optional<Manifold> face_for_edge(const Obb& box, const Triangle& tri, const dvec3& unit, const Manifold& m,
+                                      float margin) {
+    if (m.axis < 4) return std::nullopt;  // a face axis of the box (0-2) or the triangle's (3)
+    const dvec3 n(m.normal);
+    for (int i = 0; i < 3; ++i) {  // the box's axes are orthogonal: at most one lies within the angle
         const double c = glm::dot(n, dvec3(box.axes[i]));
         if (!(std::abs(c) >= kCosFaceEdgeAngle)) continue;
         std::optional<Manifold> face = face_manifold(box, tri, i, c < 0.0, margin);
         if (face && face->count >= 2 && !(glm::dot(dvec3(face->normal), unit) > kSinFeatureAngle)) return face;
-        break;
+        return std::nullopt;
     }
-    return m;
+    return std::nullopt;
 }
 
 // Which box of a pair the contact with normal `normal` (from a towards b) comes out of through an internal face:
@@ -155,7 +156,10 @@ std::optional<Manifold> mesh_manifold(const Obb& box, const Triangle& tri, const
     // along an axis perpendicular to the wall, give or take float error, and that contact is the right one.
     const bool towards_back = glm::dot(dvec3(m->normal), unit) > kSinFeatureAngle;
     const bool seam = on_inactive_feature(tri, m->contact(), active_edges);
-    if (!towards_back && !seam) return face_for_edge(box, tri, unit, m, margin);
+    if (!towards_back && !seam) {
+        if (std::optional<Manifold> face = face_for_edge(box, tri, unit, *m, margin)) return face;
+        return m;
+    }
     if (seam) return front_face_manifold(box, tri, unit, margin, std::numeric_limits<double>::infinity());
     // A box apart from the triangle (within the margin) along an axis that leads to its back does not meet it from
     // the front: no contact. (Replacing it by the face normal would measure the box against the face's plane,
