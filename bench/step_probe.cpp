@@ -5,8 +5,8 @@
 //
 // Usage: tumble_step_probe BOXES LEVEL THREADS WARMUP MEASURED [soft]   (LEVEL 0 medium, 1 large, 2 Box2D's pyramid of
 // base BOXES on a ground box, sleeping off, as BM_Pyramid_Tumble; "lost" then counts boxes that moved more than 0.1 m;
-// "soft[:SUBSTEPS[:HERTZ]]": SolverMethod::soft_step instead of the default XPBD solver, with 4 substeps and
-// contact_hertz 30 (Box2D v3's defaults) unless given)
+// "soft[:SUBSTEPS[:HERTZ[:REUSE]]]": SolverMethod::soft_step instead of the default XPBD solver, with 4 substeps and
+// contact_hertz 30 (Box2D v3's defaults) and WorldSettings::manifold_reuse_distance's default unless given)
 //
 // "first_lost" names the first box found below the level after a step (box -1: none), checked after every step, and
 // "mesh_guards" sums StepStats::mesh_guards (bodies put back in front of a mesh face) over every step,
@@ -26,10 +26,11 @@
 int main(int argc, char** argv) {
     const bool soft = argc == 7 && std::string(argv[6]).rfind("soft", 0) == 0;
     int soft_substeps = 4;
-    float soft_hertz = 30.0f;
-    if (soft) std::sscanf(argv[6], "soft:%d:%f", &soft_substeps, &soft_hertz);
-    if ((argc != 6 && !soft) || soft_substeps < 1 || !(soft_hertz > 0.0f)) {
-        std::fprintf(stderr, "usage: %s BOXES LEVEL THREADS WARMUP MEASURED [soft[:SUBSTEPS[:HERTZ]]]\n", argv[0]);
+    float soft_hertz = 30.0f, reuse = tumble::WorldSettings{}.manifold_reuse_distance;
+    if (soft) std::sscanf(argv[6], "soft:%d:%f:%f", &soft_substeps, &soft_hertz, &reuse);
+    if ((argc != 6 && !soft) || soft_substeps < 1 || !(soft_hertz > 0.0f) || !(reuse >= 0.0f)) {
+        std::fprintf(stderr, "usage: %s BOXES LEVEL THREADS WARMUP MEASURED [soft[:SUBSTEPS[:HERTZ[:REUSE]]]]\n",
+                     argv[0]);
         return 2;
     }
     const int boxes = std::atoi(argv[1]), level = std::atoi(argv[2]), threads = std::atoi(argv[3]);
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
         settings.solver.method = tumble::SolverMethod::soft_step;
         settings.solver.substeps = soft_substeps;
         settings.solver.contact_hertz = soft_hertz;
+        settings.manifold_reuse_distance = reuse;
     }
     tumble::World world(settings);
     std::vector<tumble::BodyDef> defs;
@@ -109,6 +111,7 @@ int main(int argc, char** argv) {
         sum.report_ms += st.report_ms;
         sum.sleep_ms += st.sleep_ms;
         sum.manifolds += st.manifolds;
+        sum.kept_manifolds += st.kept_manifolds;
         sum.islands += st.islands;
         sum.awake_bodies += st.awake_bodies;
     }
@@ -126,14 +129,15 @@ int main(int argc, char** argv) {
         "\"solver\":\"%s\",\"substeps\":%d,\"ms_per_step\":%.1f,\"cpu_ms_per_step\":%.1f,\"lost\":%d,\"max_moved_m\":%."
         "5f,\"stages_ms\":{\"integrate\":%.2f,"
         "\"broadphase\":%.2f,\"narrowphase\":%.2f,\"solve\":%.2f,\"velocities\":%.2f,\"report\":%.2f,"
-        "\"sleep\":%.2f},\"manifolds\":%.0f,\"islands\":%.0f,\"awake\":%.0f,"
+        "\"sleep\":%.2f},\"manifolds\":%.0f,\"kept_manifolds\":%.0f,\"islands\":%.0f,\"awake\":%.0f,"
         "\"first_lost\":{\"box\":%d,\"after_step\":%d,\"at\":[%.3f,%.3f,%.3f]},\"mesh_guards\":%zu,"
         "\"state_hash\":\"%s\"}\n",
         name.c_str(), boxes, threads, warmup > 0 ? ms(t1 - t0) / warmup : 0.0, warmup, warmup + measured,
         soft ? "soft_step" : "xpbd", settings.solver.substeps, ms(wall) / measured, cpu_ms, lost, max_moved,
         sum.integrate_ms / measured, sum.broadphase_ms / measured, sum.narrowphase_ms / measured,
         sum.solve_ms / measured, sum.velocities_ms / measured, sum.report_ms / measured, sum.sleep_ms / measured,
-        static_cast<double>(sum.manifolds) / measured, static_cast<double>(sum.islands) / measured,
-        static_cast<double>(sum.awake_bodies) / measured, first_lost, first_lost_step, first_lost_at.x, first_lost_at.y,
-        first_lost_at.z, mesh_guards, tumble::samples::hex(tumble::samples::state_hash(world)).c_str());
+        static_cast<double>(sum.manifolds) / measured, static_cast<double>(sum.kept_manifolds) / measured,
+        static_cast<double>(sum.islands) / measured, static_cast<double>(sum.awake_bodies) / measured, first_lost,
+        first_lost_step, first_lost_at.x, first_lost_at.y, first_lost_at.z, mesh_guards,
+        tumble::samples::hex(tumble::samples::state_hash(world)).c_str());
 }

@@ -205,7 +205,7 @@ TEST(DocsDefaults, ScenesWorldTable) {
     const tumble::SolverSettings solver{};
     const tumble::Scene parsed = tumble::parse_scene(R"({"version": 2})", "empty.json");
     for (const char* key : {"gravity", "dt", "substeps", "iterations", "restitution_threshold", "slop",
-                            "broadphase_margin", "solver", "contact_hertz"})
+                            "broadphase_margin", "solver", "contact_hertz", "manifold_reuse_distance"})
         ASSERT_TRUE(t.count(key)) << kScenes << ", world table: no row for " << key;
     const auto what = [](const std::string& key) { return kScenes + ", world." + key; };
 
@@ -236,6 +236,10 @@ TEST(DocsDefaults, ScenesWorldTable) {
     EXPECT_EQ(static_cast<float>(number(code_of(t.at("broadphase_margin")), what("broadphase_margin"))),
               code.broadphase_margin)
         << what("broadphase_margin");
+    EXPECT_EQ(static_cast<float>(number(code_of(t.at("manifold_reuse_distance")), what("manifold_reuse_distance"))),
+              code.manifold_reuse_distance)
+        << what("manifold_reuse_distance");
+    EXPECT_EQ(parsed.settings.manifold_reuse_distance, code.manifold_reuse_distance) << what("manifold_reuse_distance");
     // Version 1's passes per step become substeps; its default is the substeps' default.
     if (t.count("solver_iterations")) {
         EXPECT_EQ(number(code_of(t.at("solver_iterations")), what("solver_iterations")), solver.substeps)
@@ -339,6 +343,7 @@ TEST(DocsDefaults, ArchitectureSettingsTable) {
     // Every row must be one of these, and every one of these must have a row.
     const std::map<std::string, float> numbers = {
         {"WorldSettings::broadphase_margin", w.broadphase_margin},
+        {"WorldSettings::manifold_reuse_distance", w.manifold_reuse_distance},
         {"WorldSettings::sleep.linear_velocity", w.sleep.linear_velocity},
         {"WorldSettings::sleep.time", w.sleep.time},
         {"WorldSettings::threads", static_cast<float>(w.threads)},

@@ -43,8 +43,11 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 
 constexpr std::size_t kHeaderSize = 52;
 // The settings: gravity, substeps, iterations, restitution threshold, slop, solver method (1 byte), contact hertz,
-// broadphase margin, two flags, the sleep thresholds.
-constexpr std::size_t kSettingsBytes = 47;
+// broadphase margin, the active-edges flag, the manifold reuse distance, the sleep flag, the sleep thresholds.
+constexpr std::size_t kSettingsBytes = 51;
+// A body: id, pose, velocities, force and torque, material, filter, sleep state, internal faces, the moved-by-the-API
+// flag, the broadphase box.
+constexpr std::size_t kBodyBytes = 170;
 // What an empty state writes after the bodies: seven list counts, the carried body-pair count and the carried
 // manifolds' warm-start flag.
 constexpr std::size_t kEmptyListsBytes = 7 * 4 + 4 + 1;
@@ -480,8 +483,10 @@ TEST(Snapshot, BadBytesAreRefusedWithAReasonAndChangeNothing) {
     }
     {
         Bytes future = good;
-        put_u32(future, 8, 3);
-        expect_refused(w, resealed(future), "format version 3 is newer", "future version");
+        put_u32(future, 8, 4);
+        expect_refused(w, resealed(future), "format version 4 is newer", "future version");
+        put_u32(future, 8, 2);  // before kept manifolds
+        expect_refused(w, resealed(future), "format version 2 is not", "version 2");
         put_u32(future, 8, 1);  // before the solver method and the warm-start forces
         expect_refused(w, resealed(future), "format version 1 is not", "version 1");
         put_u32(future, 8, 0);
@@ -571,6 +576,49 @@ TEST(Snapshot, BadBytesAreRefusedWithAReasonAndChangeNothing) {
     EXPECT_EQ(w.save_state(), control.world->save_state());
 }
 
+TEST(Snapshot, BadKeptManifoldsAreRefused) {
+    // A cube resting on a two-triangle floor with the soft step and kept manifolds on: the snapshot ends with its one
+    // carried manifold, kept whole: key (20 bytes), point count, stuck and held masks, keep flags, axis (1), normal
+    // (12), drift (4), then 4 points of 44 bytes (feature id, two friction anchors, the warm start).
+    tumble::WorldSettings settings;
+    settings.solver.method = tumble::SolverMethod::soft_step;
+    settings.solver.substeps = 4;
+    settings.sleep.enabled = false;
+    World w(settings);
+    tumble::TriangleMesh floor;
+    floor.vertices = {{-20.0f, 0.0f, -20.0f}, {20.0f, 0.0f, -20.0f}, {20.0f, 0.0f, 20.0f}, {-20.0f, 0.0f, 20.0f}};
+    floor.indices = {0, 2, 1, 0, 3, 2};
+    w.add_mesh(floor);
+    BodyDef cube;
+    cube.position = {2.0f, 0.25f, -2.0f};
+    cube.half_extents = glm::vec3(0.25f);
+    cube.mass = 1.0f;
+    w.create_body(cube);
+    for (int n = 0; n < 60; ++n) w.step(kDt);
+    ASSERT_EQ(w.stats().kept_manifolds, 1u);
+    const Bytes good = w.save_state();
+    const std::size_t at = good.size() - (20 + 4 + 17 + 4 * 44);
+    ASSERT_EQ(std::to_integer<int>(good[at + 20]), 4) << "four points";
+    ASSERT_EQ(std::to_integer<int>(good[at + 23]) & 1, 1) << "kept whole";
+    auto with = [&](std::size_t offset, std::uint32_t bits, std::size_t size) {
+        Bytes b = good;
+        if (size == 1)
+            b[at + offset] = static_cast<std::byte>(bits);
+        else
+            put_u32(b, at + offset, bits);
+        return resealed(b);
+    };
+    expect_refused(w, with(23, 4, 1), "keep flags are 4 (0, 1 or 3)", "keep flags 4");
+    expect_refused(w, with(22, 0, 1), "a stuck point as not held", "held mask 0");
+    expect_refused(w, with(24, 20, 1), "its axis is 20", "axis 20");
+    expect_refused(w, with(25, 0x7fc00000u, 4), "kept, but its normal has length", "NaN normal");
+    expect_refused(w, with(25, 0x40000000u, 4), "kept, but its normal has length", "normal.x = 2");
+    expect_refused(w, with(37, 0xbf800000u, 4), "drift -1", "drift -1");
+    // Unchanged, the bytes restore, and the kept manifold is kept by the next step.
+    w.restore_state(good);
+    w.step(kDt);
+    EXPECT_EQ(w.stats().kept_manifolds, 1u);
+}
 TEST(Snapshot, AnEmptyWorldRoundTrips) {
     World a, b;
     const Bytes saved = a.save_state();
@@ -582,13 +630,13 @@ TEST(Snapshot, AnEmptyWorldRoundTrips) {
 }
 
 TEST(Snapshot, BodiesThatNeverSteppedRoundTrip) {
-    // Bodies and nothing else: the payload is the settings, 169 bytes per body and the empty lists, exactly.
+    // Bodies and nothing else: the payload is the settings, kBodyBytes per body and the empty lists, exactly.
     World a, b;
     for (World* w : {&a, &b})
         for (int i = 0; i < 3; ++i) w->create_body({.position = {2.0f * static_cast<float>(i), 0.0f, 0.0f}});
     a.set_velocity(BodyId{1, 1}, {1.0f, 0.0f, 0.0f});
     const Bytes saved = a.save_state();
-    EXPECT_EQ(saved.size(), kHeaderSize + kSettingsBytes + 3 * 169 + kEmptyListsBytes);
+    EXPECT_EQ(saved.size(), kHeaderSize + kSettingsBytes + 3 * kBodyBytes + kEmptyListsBytes);
     b.restore_state(saved);
     EXPECT_EQ(b.save_state(), saved);
     EXPECT_EQ(b.body(BodyId{1, 1}).velocity, glm::vec3(1.0f, 0.0f, 0.0f));

@@ -2,7 +2,8 @@
 // restitution, ramps with and without friction, a pinched cube's torsional friction, tipping, a column whose sinking
 // matches the contact springs' hand computation, a pyramid that stands and stops moving, conservation of momentum and
 // angular momentum in random hits, determinism for 1-4 threads on a pile in one island, warm starts kept across
-// save_state and restore_state, and the settings and scene keys. Each tolerance is stated next to its assertion.
+// save_state and restore_state, manifolds kept whole from step to step (WorldSettings::manifold_reuse_distance), and
+// the settings and scene keys. Each tolerance is stated next to its assertion.
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +17,7 @@
 
 #include <tumble/tumble.hpp>
 
+#include "support/game_scenes.hpp"
 #include "support/rigid_scenes.hpp"
 #include "support/test_util.hpp"
 
@@ -302,14 +304,17 @@ std::vector<BodyId> build_block(World& w, int layers, int side = 10) {
 
 TEST(SoftStep, AThousandBoxIslandIsBitIdenticalForOneToFourThreads) {
     std::vector<float> reference;
-    std::size_t islands = 0;
+    std::size_t islands = 0, kept = 0;
     for (int threads = 1; threads <= 4; ++threads) {
         WorldSettings s = soft();
         s.threads = threads;
         s.sleep.enabled = false;
         World w(s);
         const std::vector<BodyId> ids = build_block(w, 10);
-        for (int n = 0; n < 20; ++n) w.step(kDt);
+        for (int n = 0; n < 20; ++n) {
+            w.step(kDt);
+            kept += threads == 1 ? w.stats().kept_manifolds : 0;
+        }
         const std::vector<float> now = poses(w, ids);
         if (threads == 1) {
             reference = now;
@@ -318,8 +323,10 @@ TEST(SoftStep, AThousandBoxIslandIsBitIdenticalForOneToFourThreads) {
         }
         EXPECT_EQ(std::memcmp(now.data(), reference.data(), now.size() * sizeof(float)), 0) << threads << " threads";
     }
-    std::printf("[ soft     ] 1,000 boxes in %zu island(s), identical for 1-4 threads\n", islands);
+    std::printf("[ soft     ] 1,000 boxes in %zu island(s), identical for 1-4 threads (%zu kept manifolds)\n", islands,
+                kept);
     EXPECT_EQ(islands, 1u);
+    EXPECT_GT(kept, 0u) << "the chunks' look-ups of kept manifolds must take part";
 }
 
 // Small islands run in groups of consecutive islands, as one island each (PositionSolver::group_islands): each
@@ -433,6 +440,149 @@ TEST(SoftStep, WarmStartsAreSavedAndRestoredWithTheWorld) {
     EXPECT_NE(std::memcmp(poses(amnesic, amnesic_ids).data(), straight.data(), straight.size() * sizeof(float)), 0);
 }
 
+// ---- Kept manifolds (WorldSettings::manifold_reuse_distance)
+
+// A cube resting on a two-triangle mesh floor, far from the triangles' shared edge, and a cube resting on it: one
+// manifold with a triangle and one between the cubes. Sleeping off, so that the solver holds them.
+struct TwoCubes {
+    World world;
+    BodyId bottom, top;
+};
+TwoCubes two_cubes_on_a_mesh(float reuse, SolverMethod method = SolverMethod::soft_step) {
+    WorldSettings s = soft();
+    s.solver.method = method;
+    s.sleep.enabled = false;
+    s.manifold_reuse_distance = reuse;
+    TwoCubes out{World(s), {}, {}};
+    out.world.add_mesh(gamescene::floor_mesh());
+    out.bottom = out.world.create_body(box({2.0f, 0.25f, -2.0f}, glm::vec3(0.25f)));
+    out.top = out.world.create_body(box({2.05f, 0.75f, -2.0f}, glm::vec3(0.25f)));
+    return out;
+}
+
+TEST(SoftStep, RestingContactsAreKeptUntilTheApiMovesABody) {
+    TwoCubes kept = two_cubes_on_a_mesh(5e-4f);
+    TwoCubes found = two_cubes_on_a_mesh(0.0f);
+    for (int n = 0; n < 120; ++n) {
+        kept.world.step(kDt);
+        found.world.step(kDt);
+    }
+    // At rest every point of both manifolds holds a force: both are kept, step after step.
+    for (int n = 0; n < 10; ++n) {
+        kept.world.step(kDt);
+        found.world.step(kDt);
+        ASSERT_EQ(kept.world.stats().manifolds, 2u);
+        EXPECT_EQ(kept.world.stats().kept_manifolds, 2u) << "step " << n;
+        EXPECT_EQ(found.world.stats().kept_manifolds, 0u) << "reuse distance 0 keeps nothing";
+    }
+    // The same rest as with every manifold found anew: the soft contacts' sinking (about 0.3 mm under the top cube,
+    // the column test's springs) agrees to a tenth of it, and the top cube's offset along x is where it was put.
+    for (BodyId id : {kept.bottom, kept.top}) {
+        const glm::vec3 a = kept.world.body(id).position, b = found.world.body(id).position;
+        EXPECT_LT(glm::length(a - b), 3e-5f)
+            << "kept (" << a.x << ", " << a.y << ", " << a.z << ") found (" << b.x << ", " << b.y << ", " << b.z << ")";
+    }
+    // Moved by the API, the top cube's manifold with the bottom one is found again; the bottom's with the floor stays.
+    kept.world.set_position(kept.top, kept.world.body(kept.top).position + glm::vec3(0.002f, 0.0f, 0.0f));
+    kept.world.step(kDt);
+    EXPECT_EQ(kept.world.stats().manifolds, 2u);
+    EXPECT_EQ(kept.world.stats().kept_manifolds, 1u);
+    kept.world.step(kDt);
+    EXPECT_EQ(kept.world.stats().kept_manifolds, 2u) << "found again, then kept";
+    // Setting the pose a body has is no move; set_settings drops every kept manifold.
+    kept.world.set_position(kept.top, kept.world.body(kept.top).position);
+    kept.world.step(kDt);
+    EXPECT_EQ(kept.world.stats().kept_manifolds, 2u);
+    kept.world.set_settings(kept.world.settings());
+    kept.world.step(kDt);
+    EXPECT_EQ(kept.world.stats().kept_manifolds, 0u);
+    // XPBD keeps nothing.
+    TwoCubes xpbd = two_cubes_on_a_mesh(5e-4f, SolverMethod::xpbd);
+    for (int n = 0; n < 130; ++n) {
+        xpbd.world.step(kDt);
+        EXPECT_EQ(xpbd.world.stats().kept_manifolds, 0u);
+    }
+}
+
+TEST(SoftStep, AManifoldIsFoundAgainOnceItsBodiesHaveMovedTheReuseDistance) {
+    // A cube sliding without friction on a mesh floor at v: it moves v dt a step. A manifold found in one step (its
+    // drift: that step's motion) is kept in the k-th step after while its drift k v dt plus the step ahead, v dt,
+    // stays under d: for (k + 1) v dt < d. At 1.32 cm/s (0.22 mm a step) and d = 1 mm, k <= 3: runs of 3 kept steps
+    // between steps that find it (d / (v dt) = 4.5, far from a whole number, so round-off cannot change the count).
+    // The first run, of the manifold found while the cube rested (drift about 0), has k v dt < d: 4 steps. At
+    // 1.32 m/s nothing is kept.
+    for (const float speed : {0.0132f, 1.32f}) {
+        WorldSettings s = soft();
+        s.sleep.enabled = false;
+        s.manifold_reuse_distance = 1e-3f;
+        World w(s);
+        tumble::MeshMaterial ice;
+        ice.friction = 0.0f;
+        w.add_mesh(gamescene::floor_mesh(), ice);
+        BodyDef d = box({2.0f, 0.25f, -2.0f}, glm::vec3(0.25f));
+        d.friction = 0.0f;
+        const BodyId cube = w.create_body(d);
+        for (int n = 0; n < 60; ++n) w.step(kDt);  // settle into its contact spring
+        w.set_velocity(cube, {speed, 0.0f, 0.0f});
+        std::vector<int> runs{0};  // kept steps before the first step that finds it, then between finds
+        int kept_steps = 0;
+        for (int n = 0; n < 120; ++n) {
+            w.step(kDt);
+            ASSERT_EQ(w.stats().manifolds, 1u);
+            if (w.stats().kept_manifolds == 1) {
+                ++runs.back();
+                ++kept_steps;
+            } else {
+                runs.push_back(0);
+            }
+        }
+        const float per_step = glm::length(w.body(cube).velocity) * kDt;
+        std::printf("[ soft     ] sliding at %.4f m/s (%.2g m a step): %d steps kept, %zu found, first run %d\n", speed,
+                    per_step, kept_steps, runs.size() - 1, runs.front());
+        EXPECT_NEAR(glm::length(w.body(cube).velocity), speed, 0.01f * speed) << "frictionless: it keeps its speed";
+        if (speed > 0.1f) {
+            EXPECT_EQ(kept_steps, 0);
+            continue;
+        }
+        EXPECT_EQ(runs.front(), 4);
+        ASSERT_GE(runs.size(), 3u);
+        for (std::size_t r = 1; r + 1 < runs.size(); ++r) EXPECT_EQ(runs[r], 3) << "run " << r;  // the last may be cut
+    }
+}
+
+TEST(SoftStep, KeptManifoldsAreSavedAndRestoredWithTheWorld) {
+    // Which manifolds the next step keeps, and how far their bodies have moved since they were found, are world
+    // state: a world restored mid-run steps on bit for bit as the original. Control: the same restore followed by
+    // set_settings (which drops the kept manifolds, nothing else in a world that never sleeps) must differ.
+    WorldSettings s = soft();
+    s.sleep.enabled = false;
+    World w(s);
+    const std::vector<BodyId> ids = build_block(w, 2);
+    for (int n = 0; n < 90; ++n) w.step(kDt);
+    const std::size_t kept_before = w.stats().kept_manifolds;
+    const std::vector<std::byte> saved = w.save_state();
+    for (int n = 0; n < 15; ++n) w.step(kDt);
+    const std::vector<float> straight = poses(w, ids);
+    std::printf("[ soft     ] 200 boxes: %zu of %zu manifolds kept when saved\n", kept_before, w.stats().manifolds);
+    EXPECT_GT(kept_before, w.stats().manifolds / 2) << "the snapshot must hold kept manifolds to test anything";
+
+    World again(s);
+    build_block(again, 2);
+    again.restore_state(saved);
+    EXPECT_TRUE(again.save_state() == saved) << "a restored world saves other bytes";
+    again.step(kDt);
+    EXPECT_GT(again.stats().kept_manifolds, 0u);
+    for (int n = 1; n < 15; ++n) again.step(kDt);
+    EXPECT_EQ(std::memcmp(poses(again, ids).data(), straight.data(), straight.size() * sizeof(float)), 0);
+
+    World dropped(s);
+    build_block(dropped, 2);
+    dropped.restore_state(saved);
+    dropped.set_settings(s);
+    for (int n = 0; n < 15; ++n) dropped.step(kDt);
+    EXPECT_NE(std::memcmp(poses(dropped, ids).data(), straight.data(), straight.size() * sizeof(float)), 0);
+}
+
 TEST(SoftStep, SettingsAndSceneKeys) {
     tumble::SolverSettings bad = soft().solver;
     bad.contact_hertz = 0.0f;
@@ -455,6 +605,22 @@ TEST(SoftStep, SettingsAndSceneKeys) {
     }
     EXPECT_THROW(tumble::parse_scene(R"({"version": 2, "world": {"contact_hertz": -1}})", "bad.json"),
                  tumble::FileError);
+
+    WorldSettings reuse;
+    for (const float bad_distance : {-1e-3f, NAN, INFINITY}) {
+        reuse.manifold_reuse_distance = bad_distance;
+        EXPECT_THROW(tumble::validate(reuse), tumble::InvalidArgument) << bad_distance;
+        EXPECT_THROW(World{reuse}, tumble::InvalidArgument) << bad_distance;
+    }
+    const tumble::Scene kept =
+        tumble::parse_scene(R"({"version": 2, "world": {"manifold_reuse_distance": 0.0005}})", "kept.json");
+    EXPECT_EQ(kept.settings.manifold_reuse_distance, 0.0005f);
+    try {
+        tumble::parse_scene(R"({"version": 2, "world": {"manifold_reuse_distance": -1}})", "bad.json");
+        ADD_FAILURE() << "a negative reuse distance was accepted";
+    } catch (const tumble::FileError& e) {
+        EXPECT_NE(std::string(e.what()).find("world.manifold_reuse_distance"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace

@@ -374,7 +374,7 @@ private:
         else
             check_keys(w, path,
                        {"gravity", "dt", "substeps", "iterations", "restitution_threshold", "slop", "broadphase_margin",
-                        "solver", "contact_hertz"});
+                        "solver", "contact_hertz", "manifold_reuse_distance"});
         WorldSettings& s = scene.settings;
         if (w.contains("gravity")) s.gravity = vec3(w["gravity"], join(path, "gravity"), "m/s^2");
         if (w.contains("dt")) {
@@ -426,6 +426,9 @@ private:
             s.solver.contact_hertz =
                 number_at_least(w["contact_hertz"], join(path, "contact_hertz"), 0.0f, true, "hertz");
         }
+        if (w.contains("manifold_reuse_distance"))
+            s.manifold_reuse_distance = number_at_least(w["manifold_reuse_distance"],
+                                                        join(path, "manifold_reuse_distance"), 0.0f, false, "metres");
     }
 
     // A friction coefficient (>= 0) and a restitution (0..1) at `path`.

@@ -8,7 +8,7 @@
 //   settings                 all but `threads` (results do not depend on it; the bytes must not either)
 //   bodies                   per live slot: pose, velocities, the force and torque of the next step, material,
 //                            filter, sleep state (quiet_time, rest pose, island), internal_faces (they follow the
-//                            static neighbours, which set_position moves) and the proxy's box. `awake` and the octree
+//                            static neighbours, which set_position moves), moved_by_api and the proxy's box. `awake` and the octree
 //                            a proxy sits in follow from the state (wants_awake); the `awake` list is rebuilt in
 //                            creation order, which is what integrate_stage turns any list into.
 //   islands, free_islands    as they are: island ids decide which slot the next island takes
@@ -16,7 +16,8 @@
 //   event_pairs, events
 //   contact_cache            as it is: the keys of the last step's manifolds with a stuck point or a warm-start force
 //                            and those points (feature id, friction anchors; stuck mask; the soft step's forces),
-//                            what carry_contacts reads.
+//                            what carry_contacts reads; for a manifold the next step may keep whole, its keep flags,
+//                            axis, normal and drift, what the narrowphase reads.
 //   meshes, free_bodies,     not written: a world built by the same calls has them already, and the fingerprints
 //   free_meshes,             check the live bodies' and meshes' ids, creation order and shapes.
 //   next_sequence
@@ -52,7 +53,9 @@ using State = Impl::WorldState;
 constexpr std::uint32_t kNone = Impl::kNone;
 
 constexpr std::uint8_t kMagic[8] = {'T', 'M', 'B', 'L', 'S', 'N', 'A', 'P'};
-constexpr std::uint32_t kFormatVersion = 2;  // 2: the solver method, and carried points with their warm start
+// 2: the solver method, and carried points with their warm start; 3: kept manifolds (a body's moved_by_api flag, a
+// carried manifold's held mask, keep flags, axis, normal and drift, the reuse distance)
+constexpr std::uint32_t kFormatVersion = 3;
 // Header: magic (8), version (4), body count (4), mesh count (4), body fingerprint (8), mesh fingerprint (8),
 // payload size (8), checksum (8).
 constexpr std::size_t kVersionOffset = 8;
@@ -60,11 +63,11 @@ constexpr std::size_t kSizeOffset = 36;
 constexpr std::size_t kChecksumOffset = 44;
 constexpr std::size_t kHeaderSize = 52;
 // Bytes per item of each list, for the reserve estimate and the check that a count fits in what remains.
-constexpr std::size_t kBodyBytes = 169;
+constexpr std::size_t kBodyBytes = 170;
 constexpr std::size_t kTouchBytes = 50;
 constexpr std::size_t kEventBytes = 51;
 constexpr std::size_t kIslandBytes = 9;  // alive flag and two counts
-constexpr std::size_t kManifoldBytes = 22;  // key, point count and stuck mask
+constexpr std::size_t kManifoldBytes = 24;  // key, point count, stuck and held masks, keep flags (17 more if keepable)
 constexpr std::size_t kPointBytes = 28;     // id and two anchors (16 more with the soft step's warm start)
 
 static_assert(std::is_nothrow_move_assignable_v<LooseOctree>, "restore_state commits the octrees by moving them");
@@ -308,6 +311,7 @@ struct BodyRecord {
     glm::quat rest_orientation{1.0f, 0.0f, 0.0f, 0.0f};
     std::uint32_t island = kNone;
     FaceFlags internal_faces = 0;
+    bool moved_by_api = false;
     Aabb proxy_box;
 };
 
@@ -333,6 +337,7 @@ void write_settings(Writer& o, const WorldSettings& s) {
     o.f32(s.solver.contact_hertz);
     o.f32(s.broadphase_margin);
     o.flag(s.active_edges_only);
+    o.f32(s.manifold_reuse_distance);
     o.flag(s.sleep.enabled);
     o.f32(s.sleep.linear_velocity);
     o.f32(s.sleep.time);
@@ -349,6 +354,7 @@ WorldSettings read_settings(Reader& in) {
     s.solver.contact_hertz = in.f32("settings.solver.contact_hertz");
     s.broadphase_margin = in.f32("settings.broadphase_margin");
     s.active_edges_only = in.flag("settings.active_edges_only");
+    s.manifold_reuse_distance = in.f32("settings.manifold_reuse_distance");
     s.sleep.enabled = in.flag("settings.sleep.enabled");
     s.sleep.linear_velocity = in.f32("settings.sleep.linear_velocity");
     s.sleep.time = in.f32("settings.sleep.time");
@@ -374,6 +380,7 @@ void write_body(Writer& o, const State& w, std::uint32_t slot) {
     o.quat(b.rest_orientation);
     o.u32(b.island);
     o.u8(b.internal_faces);
+    o.flag(b.moved_by_api);
     // The proxy's box (which the margin of the time it was placed sized). A world that an exception left half
     // stepped (docs/reliability.md) may have lost the proxy: its box is then the one the body asks for now.
     const LooseOctree& tree = w.tree_of(b);
@@ -400,6 +407,7 @@ BodyRecord read_body(Reader& in) {
     r.rest_orientation = in.quat("a body's rest orientation");
     r.island = in.u32("a body's island");
     r.internal_faces = in.u8("a body's internal faces");
+    r.moved_by_api = in.flag("a body's moved-by-the-API flag");
     r.proxy_box.min = in.vec3("a body's broadphase box");
     r.proxy_box.max = in.vec3("a body's broadphase box");
     return r;
@@ -470,6 +478,19 @@ Decoded decode(Reader& in, std::size_t body_count) {
         if ((m.stuck >> m.count) != 0)
             fail("byte " + std::to_string(at + 1) + ": a carried manifold of " + std::to_string(m.count) +
                  " points marks a point past them as stuck");
+        m.held = in.u8("a carried manifold's held points");
+        if ((m.held >> m.count) != 0 || (m.stuck & ~m.held) != 0)
+            fail("byte " + std::to_string(at + 2) + ": a carried manifold of " + std::to_string(m.count) +
+                 " points marks a point past them as held, or a stuck point as not held");
+        m.keep = in.u8("a carried manifold's keep flags");
+        if ((m.keep & ~(Impl::kKeepable | Impl::kNegative)) != 0 || m.keep == Impl::kNegative)
+            fail("byte " + std::to_string(at + 3) + ": a carried manifold's keep flags are " + std::to_string(m.keep) +
+                 " (0, 1 or 3)");
+        if (m.keep & Impl::kKeepable) {
+            m.axis = static_cast<std::int8_t>(in.u8("a kept manifold's axis"));
+            m.normal = in.vec3("a kept manifold's normal");
+            m.drift = in.f32("a kept manifold's drift");
+        }
         for (int p = 0; p < m.count; ++p) {
             Impl::CarriedPoint& cp = m.points[static_cast<std::size_t>(p)];
             cp.id = in.u32("a carried point's feature id");
@@ -600,8 +621,17 @@ void check_against(const State& w, Decoded& d) {
     if (d.free_islands.size() != dead)
         fail(std::to_string(dead) + " islands are free, the free list has " + std::to_string(d.free_islands.size()));
 
-    for (std::size_t i = 0; i < d.contact_cache.manifolds.size(); ++i)
-        for (int p = 0; p < d.contact_cache.manifolds[i].count; ++p) {
+    for (std::size_t i = 0; i < d.contact_cache.manifolds.size(); ++i) {
+        const Impl::CarriedManifold& m = d.contact_cache.manifolds[i];
+        if (m.keep & Impl::kKeepable) {
+            const float length = finite(m.normal) ? glm::length(m.normal) : 0.0f;
+            if (!(std::abs(length - 1.0f) <= 1e-3f) || m.axis < -1 || m.axis > 14 ||
+                !(std::isfinite(m.drift) && m.drift >= 0.0f))
+                fail("carried manifold " + std::to_string(i) + ": kept, but its normal has length " +
+                     std::to_string(length) + " (1), its axis is " + std::to_string(m.axis) +
+                     " (-1..14) or its drift " + std::to_string(m.drift) + " is not finite and >= 0");
+        }
+        for (int p = 0; p < m.count; ++p) {
             const Impl::CarriedPoint& cp = d.contact_cache.manifolds[i].points[static_cast<std::size_t>(p)];
             if (!finite(cp.friction_anchor_a) || !finite(cp.friction_anchor_b))
                 fail("carried manifold " + std::to_string(i) + ": a friction anchor is not finite");
@@ -612,6 +642,7 @@ void check_against(const State& w, Decoded& d) {
                      ": a carried force is not finite (or the normal force "
                      "is negative)");
         }
+    }
 }
 
 }  // namespace
@@ -675,6 +706,13 @@ std::vector<std::byte> World::save_state() const {
         o.u32(cache.keys[i].triangle);
         o.u8(static_cast<std::uint8_t>(m.count));
         o.u8(m.stuck);
+        o.u8(m.held);
+        o.u8(m.keep);
+        if (m.keep & Impl::kKeepable) {
+            o.u8(static_cast<std::uint8_t>(m.axis));
+            o.vec3(m.normal);
+            o.f32(m.drift);
+        }
         for (int p = 0; p < m.count; ++p) {
             const Impl::CarriedPoint& cp = m.points[static_cast<std::size_t>(p)];
             o.u32(cp.id);
@@ -774,6 +812,7 @@ void World::restore_state(std::span<const std::byte> bytes) {
         b.rest_orientation = r.rest_orientation;
         b.island = r.island;
         b.internal_faces = r.internal_faces;
+        b.moved_by_api = r.moved_by_api;
         b.awake = Impl::wants_awake(b);
         sleeping += b.sleeping() ? 1 : 0;
         try {

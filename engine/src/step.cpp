@@ -284,6 +284,28 @@ void World::Impl::broadphase_stage() {
     stats.triangle_pairs = scratch.triangle_candidates.size();
 }
 
+namespace {
+// Step body i's pose at the start of the step, where its manifolds are found (kStaticGeometry: the world frame).
+void start_pose(const std::vector<SolverBody>& bodies, std::uint32_t i, glm::vec3& x, glm::quat& q) {
+    x = glm::vec3(0.0f);
+    q = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+    if (i == kStaticGeometry) return;
+    x = bodies[i].position;
+    q = bodies[i].orientation;
+}
+// The gap point c starts the step from along the unit `normal`, its anchors taken at the poses (xa, qa) and (xb, qb)
+// (B static: world frame), and its friction anchors: the point of A and the point of B across the gap from it along
+// the normal, which coincide along the surface (slip is measured from there).
+void set_gap(ContactPoint& c, const glm::vec3& xa, const glm::quat& qa, const glm::vec3& xb, const glm::quat& qb,
+             bool b_static, const glm::vec3& normal) {
+    const glm::vec3 pa = xa + qa * c.anchor_a, pb = b_static ? c.anchor_b : xb + qb * c.anchor_b;
+    c.separation = glm::dot(pb - pa, normal);
+    c.friction_anchor_a = c.anchor_a;
+    const glm::vec3 across = pa + c.separation * normal;
+    c.friction_anchor_b = b_static ? across : glm::conjugate(qb) * (across - xb);
+}
+}  // namespace
+
 ContactManifold World::Impl::to_solver(const Manifold& m, std::uint32_t a, std::uint32_t b, float friction,
                                        float restitution, ContactSides* face) const {
     ContactManifold out;
@@ -295,18 +317,10 @@ ContactManifold World::Impl::to_solver(const Manifold& m, std::uint32_t a, std::
     out.count = m.count;
     out.axis = m.axis;
     out.negative = m.negative;
-    // The bodies' poses at the start of the step, where the manifold was found.
-    auto pose = [&](std::uint32_t i, glm::vec3& x, glm::quat& q) {
-        x = glm::vec3(0.0f);
-        q = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
-        if (i == kStaticGeometry) return;
-        x = scratch.solver_bodies[i].position;
-        q = scratch.solver_bodies[i].orientation;
-    };
     glm::vec3 xa, xb;
     glm::quat qa, qb;
-    pose(a, xa, qa);
-    pose(b, xb, qb);
+    start_pose(scratch.solver_bodies, a, xa, qa);
+    start_pose(scratch.solver_bodies, b, xb, qb);
     if (face) {
         face->count = static_cast<std::uint8_t>(m.sides);
         face->reference_is_a = m.reference_is_a;
@@ -327,16 +341,46 @@ ContactManifold World::Impl::to_solver(const Manifold& m, std::uint32_t a, std::
         ContactPoint& c = out.points[static_cast<std::size_t>(k)];
         c.anchor_a = glm::conjugate(qa) * (p.point_a - xa);
         c.anchor_b = b_static ? p.point_b : glm::conjugate(qb) * (p.point_b - xb);
-        // The gap the solver starts from, and the friction anchors: the point of A and the point of B across the gap
-        // from it along the normal, which coincide along the surface (slip is measured from there).
-        const glm::vec3 pa = xa + qa * c.anchor_a, pb = b_static ? c.anchor_b : xb + qb * c.anchor_b;
-        c.separation = glm::dot(pb - pa, out.normal);
-        c.friction_anchor_a = c.anchor_a;
-        const glm::vec3 across = pa + c.separation * out.normal;
-        c.friction_anchor_b = b_static ? across : glm::conjugate(qb) * (across - xb);
+        set_gap(c, xa, qa, xb, qb, b_static, out.normal);
         c.id = p.id;
     }
     return out;
+}
+
+ContactManifold World::Impl::kept_manifold(const CarriedManifold& kept, std::uint32_t a, std::uint32_t b,
+                                           float friction, float restitution) const {
+    ContactManifold out;
+    out.a = a;
+    out.b = b;
+    out.normal = kept.normal;
+    out.friction = friction;
+    out.restitution = restitution;
+    out.count = kept.count;
+    out.axis = kept.axis;
+    out.negative = (kept.keep & kNegative) != 0;
+    glm::vec3 xa, xb;
+    glm::quat qa, qb;
+    start_pose(scratch.solver_bodies, a, xa, qa);
+    start_pose(scratch.solver_bodies, b, xb, qb);
+    // A carried point's friction anchors are its anchors as to_solver made them (or, where it stuck, where it stuck,
+    // within kStickDistance of them along the surface): the two points across the gap it was found with.
+    for (int k = 0; k < kept.count; ++k) {
+        const CarriedPoint& p = kept.points[static_cast<std::size_t>(k)];
+        ContactPoint& c = out.points[static_cast<std::size_t>(k)];
+        c.anchor_a = p.friction_anchor_a;
+        c.anchor_b = p.friction_anchor_b;
+        set_gap(c, xa, qa, xb, qb, b == kStaticGeometry, out.normal);
+        c.id = p.id;
+    }
+    return out;
+}
+
+float World::Impl::solved_motion(std::uint32_t k) const {
+    const Body& start = state.bodies[scratch.solver_slot[k]];
+    const SolverBody& end = scratch.solver_bodies[k];
+    const glm::quat turn = end.orientation * glm::conjugate(start.orientation);
+    const float angle = 2.0f * std::atan2(glm::length(glm::vec3(turn.x, turn.y, turn.z)), std::abs(turn.w));
+    return glm::length(end.position - start.position) + angle * glm::length(start.half_extents);
 }
 
 // Stage 3. One manifold per candidate whose shapes are within the speculative margin at the start of the step: the
@@ -359,17 +403,20 @@ void World::Impl::narrowphase_stage() {
     scratch.swept_bodies = sweeps;
     // Each step body's margin once, not once per candidate (a body has many): the same floats.
     const std::size_t step_bodies = scratch.solver_bodies.size();
-    scratch.speculative_margin.resize(step_bodies);
+    scratch.body_distance.resize(step_bodies);
     parallel().for_each_chunk(step_bodies, 512, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t k = begin; k < end; ++k)
-            scratch.speculative_margin[k] = margin_of(static_cast<std::uint32_t>(k));
+        for (std::size_t k = begin; k < end; ++k) scratch.body_distance[k] = margin_of(static_cast<std::uint32_t>(k));
     });
-    const float* const margin = scratch.speculative_margin.data();
+    const float* const margin = scratch.body_distance.data();
     // The start box of the step body a chunk of candidates last asked for: candidates come sorted by their first body,
     // so most ask for the box of the one before, and its axes (from the orientation) are not worked out again.
     struct LastBox {
         std::uint32_t body = std::numeric_limits<std::uint32_t>::max();
         Obb box;
+        // Where the chunk's last look-up of a kept manifold ended in the contact cache, and in which part (body pairs
+        // 0, triangles 1; 2: none yet): candidates come in key order within each part, so the next starts there.
+        std::size_t cached = 0;
+        int part = 2;
     };
     auto box_of = [&](std::uint32_t k, LastBox& last) -> const Obb& {
         if (last.body != k) {
@@ -378,13 +425,55 @@ void World::Impl::narrowphase_stage() {
         }
         return last.box;
     };
-    // Candidate k's manifold, if it has one, into `out` (returns whether it has).
-    auto find = [&](std::size_t k, ContactManifold& out, ContactSides* face, LastBox& last) {
+    // Kept manifolds (soft step; WorldSettings::manifold_reuse_distance): the last step's manifold of the pair with
+    // `key` in the contact cache, if it may be taken again as it is: it is keepable, and its bodies' motion since it
+    // was found plus `coast`, how far their velocities at the start of the step carry them in it, stays under the
+    // distance. (Without the second part, a resting body struck hard would keep a manifold that lacks the points its
+    // motion brings within reach.)
+    const ContactCache& cache = state.contact_cache;
+    const float reuse =
+        state.settings.solver.method == SolverMethod::soft_step ? state.settings.manifold_reuse_distance : 0.0f;
+    auto kept_of = [&](const ManifoldKey& key, int part, float coast, LastBox& last) -> const CarriedManifold* {
+        const std::size_t begin = part == 0 ? 0 : cache.pairs, end = part == 0 ? cache.pairs : cache.keys.size();
+        std::size_t j = last.cached;
+        if (last.part != part)
+            j = static_cast<std::size_t>(std::lower_bound(cache.keys.begin() + static_cast<std::ptrdiff_t>(begin),
+                                                          cache.keys.begin() + static_cast<std::ptrdiff_t>(end), key) -
+                                         cache.keys.begin());
+        while (j < end && cache.keys[j] < key) ++j;
+        last.cached = j;
+        last.part = part;
+        if (j == end || cache.keys[j] != key) return nullptr;
+        const CarriedManifold& m = cache.manifolds[j];
+        return (m.keep & kKeepable) && m.drift + coast < reuse ? &m : nullptr;
+    };
+    auto coast_of = [&](std::uint32_t k) {
+        const SolverBody& s = scratch.solver_bodies[k];
+        return (glm::length(s.velocity) + glm::length(s.angular_velocity) * glm::length(half_extents_of(k))) *
+               scratch.dt;
+    };
+    // Whether step body k's manifolds of the last step may be kept: not swept for CCD, not posed by the API since.
+    auto may_keep = [&](std::uint32_t k) {
+        return !state.bodies[scratch.solver_slot[k]].moved_by_api && !swept_for_ccd(k);
+    };
+    // Candidate k's manifold, if it has one, into `out` (returns 0 if it has none, 1 if found, 2 if kept; a kept
+    // one's drift into `drift`).
+    auto find = [&](std::size_t k, ContactManifold& out, ContactSides* face, LastBox& last,
+                    float& drift) -> std::uint8_t {
         float toi = 2.0f;  // time of impact of a swept body, as a fraction of the step (> 1: none)
+        drift = 0.0f;
         if (k < pairs) {
             const BodyPair& p = scratch.body_pairs[k];
             const Body& A = state.bodies[scratch.solver_slot[p.a]];
             const Body& B = state.bodies[scratch.solver_slot[p.b]];
+            if (reuse > 0.0f && may_keep(p.a) && may_keep(p.b))
+                if (const CarriedManifold* kept =
+                        kept_of({A.sequence, B.sequence, 0}, 0, coast_of(p.a) + coast_of(p.b), last)) {
+                    out = kept_manifold(*kept, p.a, p.b, combined_friction(A.friction, B.friction),
+                                        combined_restitution(A.restitution, B.restitution));
+                    drift = kept->drift;
+                    return 2;
+                }
             const FaceFlags fa = state.settings.active_edges_only ? A.internal_faces : FaceFlags{0};
             const FaceFlags fb = state.settings.active_edges_only ? B.internal_faces : FaceFlags{0};
             std::optional<Manifold> m;
@@ -395,30 +484,41 @@ void World::Impl::narrowphase_stage() {
                 if (m) m = reversed(*m);
             }
             if (!m) m = box_manifold(box_of(p.a, last), fa, start_box(p.b), fb, margin[p.a] + margin[p.b]);
-            if (!m) return false;
+            if (!m) return 0;
             out = to_solver(*m, p.a, p.b, combined_friction(A.friction, B.friction),
                             combined_restitution(A.restitution, B.restitution), face);
         } else {
             const TriangleCandidate& t = scratch.triangle_candidates[k - pairs];
             const Body& A = state.bodies[scratch.solver_slot[t.body]];
-            const MeshMaterial& material = state.meshes[t.mesh].material;
+            const Mesh& mesh = state.meshes[t.mesh];
+            const MeshMaterial& material = mesh.material;
+            if (reuse > 0.0f && may_keep(t.body))
+                if (const CarriedManifold* kept =
+                        kept_of({A.sequence, mesh.sequence, t.triangle}, 1, coast_of(t.body), last)) {
+                    out =
+                        kept_manifold(*kept, t.body, kStaticGeometry, combined_friction(A.friction, material.friction),
+                                      combined_restitution(A.restitution, material.restitution));
+                    drift = kept->drift;
+                    return 2;
+                }
             std::optional<Manifold> m;
             if (swept_for_ccd(t.body)) m = impact_manifold(t.body, shape_of(t), t.active_edges, toi);
             if (!m)
                 m = mesh_manifold(box_of(t.body, last), shape_of(t), start_center(t.body), t.active_edges,
                                   margin[t.body]);
-            if (!m) return false;
+            if (!m) return 0;
             out = to_solver(*m, t.body, kStaticGeometry, combined_friction(A.friction, material.friction),
                             combined_restitution(A.restitution, material.restitution), face);
         }
         out.impact = toi <= 1.0f;
-        return true;
+        return 1;
     };
     scratch.manifolds.clear();
     scratch.manifold_sides.clear();
     scratch.manifold_candidate.clear();
+    scratch.manifold_drift.clear();
     scratch.manifold_pairs = 0;
-    std::size_t points = 0;
+    std::size_t points = 0, kept = 0;
     // Only XPBD reads the reference faces (ContactSides); the soft step holds none.
     const bool faces = state.settings.solver.method == SolverMethod::xpbd;
     // Candidates run in waves of a few thousand, in chunks on several threads: candidate first + i of a wave writes
@@ -431,29 +531,39 @@ void World::Impl::narrowphase_stage() {
         const std::size_t last = std::min(total, first + wave);
         scratch.wave_manifolds.resize(last - first);
         if (faces) scratch.wave_sides.resize(last - first);
+        if (reuse > 0.0f) scratch.wave_drift.resize(last - first);
         scratch.candidate_found.assign(last - first, 0);
         parallel().for_each_chunk(last - first, kCandidateGrain, [&](std::size_t begin, std::size_t end) {
             LastBox box;
-            for (std::size_t i = begin; i < end; ++i)
+            float drift = 0.0f;
+            for (std::size_t i = begin; i < end; ++i) {
                 scratch.candidate_found[i] =
-                    find(first + i, scratch.wave_manifolds[i], faces ? &scratch.wave_sides[i] : nullptr, box) ? 1 : 0;
+                    find(first + i, scratch.wave_manifolds[i], faces ? &scratch.wave_sides[i] : nullptr, box, drift);
+                if (reuse > 0.0f) scratch.wave_drift[i] = drift;
+            }
         });
         std::size_t found = 0;
-        for (std::size_t i = 0; i < last - first; ++i) found += scratch.candidate_found[i];
+        for (std::size_t i = 0; i < last - first; ++i) found += scratch.candidate_found[i] != 0 ? 1 : 0;
         reserve_projected(scratch.manifolds, scratch.manifolds.size() + found, last, total);
         if (faces) reserve_projected(scratch.manifold_sides, scratch.manifold_sides.size() + found, last, total);
+        if (reuse > 0.0f) reserve_projected(scratch.manifold_drift, scratch.manifold_drift.size() + found, last, total);
         for (std::size_t i = 0; i < last - first; ++i) {
             if (!scratch.candidate_found[i]) continue;
             const std::size_t k = first + i;
             scratch.manifolds.push_back(scratch.wave_manifolds[i]);
             if (faces) scratch.manifold_sides.push_back(scratch.wave_sides[i]);
+            if (reuse > 0.0f) scratch.manifold_drift.push_back(scratch.wave_drift[i]);
+            kept += scratch.candidate_found[i] == 2 ? 1 : 0;
             if (k < pairs) ++scratch.manifold_pairs;
             push_back_grown(scratch.manifold_candidate, static_cast<std::uint32_t>(k));
             points += static_cast<std::size_t>(scratch.wave_manifolds[i].count);
         }
     }
+    // The API's poses have been seen: the manifolds found now may be kept from the next step on.
+    for (std::uint32_t slot : scratch.solver_slot) state.bodies[slot].moved_by_api = false;
     carry_contacts();
     stats.manifolds = scratch.manifolds.size();
+    stats.kept_manifolds = kept;
     stats.contact_points = points;
 }
 
@@ -493,7 +603,7 @@ void World::Impl::carry_contacts() {
                 ContactPoint& cp = now.points[static_cast<std::size_t>(p)];
                 for (int q = 0; q < before.count; ++q) {
                     const CarriedPoint& old = before.points[static_cast<std::size_t>(q)];
-                    if (old.id != cp.id) continue;
+                    if (old.id != cp.id || !(before.held & (1u << q))) continue;
                     if (before.stuck & (1u << q)) {
                         cp.friction_anchor_a = old.friction_anchor_a;
                         cp.friction_anchor_b = old.friction_anchor_b;
@@ -511,7 +621,7 @@ void World::Impl::carry_contacts() {
             WarmSource& source = scratch.warm_source[i];
             for (int p = 0; p < now.count; ++p) {
                 for (int q = 0; match[p] < 0 && q < before.count; ++q) {
-                    if (taken & (1u << q)) continue;
+                    if ((taken & (1u << q)) || !(before.held & (1u << q))) continue;
                     const glm::vec3 d = before.points[static_cast<std::size_t>(q)].friction_anchor_a -
                                         now.points[static_cast<std::size_t>(p)].anchor_a;
                     if (glm::dot(d, d) > kWarmStartReach * kWarmStartReach) continue;
@@ -568,6 +678,14 @@ void World::Impl::carry_contacts() {
 void World::Impl::cache_contacts() {
     ContactCache& cache = state.contact_cache;
     const bool soft = state.settings.solver.method == SolverMethod::soft_step;
+    const bool reuse = soft && state.settings.manifold_reuse_distance > 0.0f;
+    // Each step body's motion in the step once (a body has several manifolds), on the threads.
+    if (reuse)
+        parallel().for_each_chunk(scratch.solver_bodies.size(), 512, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t k = begin; k < end; ++k)
+                scratch.body_distance[k] = solved_motion(static_cast<std::uint32_t>(k));
+        });
+    const float* const moved = scratch.body_distance.data();
     cache.keys.clear();
     cache.manifolds.clear();
     cache.pairs = 0;
@@ -585,13 +703,22 @@ void World::Impl::cache_contacts() {
             const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
             const ContactWarmStart w = soft ? cache.warm[4 * i + static_cast<std::size_t>(p)] : ContactWarmStart{};
             const bool held = w.normal_force != 0.0f || w.friction_force != glm::vec3(0.0f);
-            if (!cp.stuck && !held) continue;
+            if (!cp.stuck && !held && !reuse) continue;
             if (cp.stuck) carried.stuck = static_cast<std::uint8_t>(carried.stuck | (1u << carried.count));
+            if (cp.stuck || held) carried.held = static_cast<std::uint8_t>(carried.held | (1u << carried.count));
             warm[static_cast<std::size_t>(carried.count)] = w;
             carried.points[static_cast<std::size_t>(carried.count++)] = {cp.id, cp.friction_anchor_a,
                                                                          cp.friction_anchor_b};
         }
         if (carried.count == 0) continue;
+        // With kept manifolds on, every point is carried, and the manifold may be kept whole for the next step
+        // unless it was found at a time of impact: the bodies' motion since it was found, this step's added.
+        if (reuse && !m.impact) {
+            carried.keep = static_cast<std::uint8_t>(kKeepable | (m.negative ? kNegative : 0));
+            carried.axis = static_cast<std::int8_t>(m.axis);
+            carried.normal = m.normal;
+            carried.drift = scratch.manifold_drift[i] + moved[m.a] + (m.b == kStaticGeometry ? 0.0f : moved[m.b]);
+        }
         if (soft)
             std::copy(warm.begin(), warm.end(),
                       cache.warm.begin() + static_cast<std::ptrdiff_t>(4 * cache.manifolds.size()));

@@ -71,6 +71,9 @@ void validate(const WorldSettings& s) {
     if (!(std::isfinite(s.broadphase_margin) && s.broadphase_margin >= 0.0f))
         throw InvalidArgument("WorldSettings: broadphase_margin is " + std::to_string(s.broadphase_margin) +
                               " (must be finite and >= 0)");
+    if (!(std::isfinite(s.manifold_reuse_distance) && s.manifold_reuse_distance >= 0.0f))
+        throw InvalidArgument("WorldSettings: manifold_reuse_distance is " + std::to_string(s.manifold_reuse_distance) +
+                              " (must be finite and >= 0 metres)");
     if (s.threads < 1 || s.threads > 256)
         throw InvalidArgument("WorldSettings: threads is " + std::to_string(s.threads) + " (must be 1..256)");
     if (!(std::isfinite(s.sleep.linear_velocity) && s.sleep.linear_velocity > 0.0f))
@@ -130,7 +133,9 @@ void World::Impl::user_changed(std::uint32_t slot, const Body& moved) {
     const bool was_awake = b.awake;
     const ProxyId proxy = b.proxy;
     const std::uint32_t generation = b.generation;
+    const bool posed = moved.position != b.position || moved.orientation != b.orientation;
     b = moved;
+    b.moved_by_api = moved.moved_by_api || posed;
     b.awake = was_awake;
     b.proxy = proxy;
     b.generation = generation;
@@ -199,6 +204,7 @@ void World::Impl::refresh_internal_faces(const Aabb& region) {
             const float tolerance = 1e-4f * std::max({size, o.half_extents.x, o.half_extents.y, o.half_extents.z});
             faces = static_cast<FaceFlags>(faces | covered_faces(box, o.obb(), tolerance));
         }
+        if (faces != b.internal_faces) b.moved_by_api = true;  // its box pairs' manifolds change with them
         b.internal_faces = faces;
     }
 }
@@ -223,6 +229,8 @@ void World::set_settings(const WorldSettings& settings) {
         impl_->pool = settings.threads > 1 ? std::make_unique<ThreadPool>(settings.threads) : nullptr;
     impl_->state.settings = settings;
     impl_->wake_everything();  // new gravity, thresholds or solver settings: let every body find out
+    // Manifolds found under the old settings (active edges, solver method) are found again, not kept.
+    for (Impl::CarriedManifold& m : impl_->state.contact_cache.manifolds) m.keep = 0;
 }
 
 BodyId World::create_body(const BodyDef& def) {

@@ -70,6 +70,9 @@ struct World::Impl {
         bool ccd = false;
         bool awake = false;            // see the sleep state above
         FaceFlags internal_faces = 0;  // static bodies: faces covered by a flush static neighbour
+        // Posed by the API (or its internal faces changed) since the last narrowphase that took it: its manifolds of
+        // the last step are found again, not kept (WorldSettings::manifold_reuse_distance). Fills the last byte.
+        bool moved_by_api = false;
 
         bool dynamic() const { return mass != 0.0f; }
         bool is_static_body() const { return mass == 0.0f && !kinematic; }
@@ -144,17 +147,30 @@ struct World::Impl {
         std::uint32_t id = 0;
         glm::vec3 friction_anchor_a{0.0f}, friction_anchor_b{0.0f};
     };
+    // With the soft step and kept manifolds on (WorldSettings::manifold_reuse_distance), every manifold is carried
+    // with all its points, and can be kept whole for the next step: its points' friction anchors are then its
+    // anchors, and it carries its normal, separating axis, and how far its bodies have moved since the narrowphase
+    // found it. Only the points that stuck or held a force (`held`) give their anchors and warm starts to a new
+    // manifold's points, as when only those are carried.
+    static constexpr std::uint8_t kKeepable = 1;  // CarriedManifold::keep: kept manifolds on, not found at an impact
+    static constexpr std::uint8_t kNegative = 2;  // ... the axis's sign (ContactManifold::negative)
     struct CarriedManifold {
         std::uint8_t count = 0;  // carried points, 1..4
         std::uint8_t stuck = 0;  // bit p: points[p] stuck (its friction anchors carry over)
+        std::uint8_t held = 0;   // bit p: points[p] stuck or held a force (a subset of them only with kept manifolds)
+        std::uint8_t keep = 0;   // kKeepable, kNegative
+        std::int8_t axis = -1;   // the manifold's separating axis (ContactManifold::axis), when keepable
         std::array<CarriedPoint, 4> points;
+        glm::vec3 normal{0.0f};  // when keepable: the unit contact normal, world frame, from A towards B
+        float drift = 0.0f;      // when keepable: the bodies' motion since it was found (metres; see Body::drift)
     };
     // What one step's manifolds carry to the next: the manifolds with a point that stuck or held a force, and only
-    // those points. Keys in manifold order: body pairs first, then triangles, each part sorted by key. `warm` is
-    // empty unless the last step ran the soft step; then it runs beside `manifolds`, 4 entries per manifold (entry
-    // 4 i + p for its point p), the carried points' warm starts. During a soft step the same array holds the step's
-    // warm starts, 4 per manifold of the step, that the solver reads and writes (carry_contacts turns it into that in
-    // place, cache_contacts back): the warm starts are held once.
+    // those points (with kept manifolds on, every manifold and every point: CarriedManifold). Keys in manifold order:
+    // body pairs first, then triangles, each part sorted by key. `warm` is empty unless the last step ran the soft
+    // step; then it runs beside `manifolds`, 4 entries per manifold (entry 4 i + p for its point p), the carried
+    // points' warm starts. During a soft step the same array holds the step's warm starts, 4 per manifold of the step,
+    // that the solver reads and writes (carry_contacts turns it into that in place, cache_contacts back): the warm
+    // starts are held once.
     struct ContactCache {
         std::vector<ManifoldKey> keys;
         std::vector<CarriedManifold> manifolds;
@@ -226,8 +242,11 @@ struct World::Impl {
         std::vector<std::uint32_t> mesh_order;      // live mesh slots by creation sequence
         std::vector<ContactManifold> wave_manifolds;  // narrowphase: per candidate of a wave, its manifold if found
         std::vector<ContactSides> wave_sides;         // ... and its reference face (XPBD only)
-        std::vector<std::uint8_t> candidate_found;    // ... and whether it has one
-        std::vector<float> speculative_margin;  // narrowphase: per step body, how far its points can move (margin_of)
+        std::vector<std::uint8_t> candidate_found;    // ... and whether it has one (2: kept from the last step)
+        std::vector<float> wave_drift;                // ... and, kept, how far its bodies moved since it was found
+        // Per step body, a distance: in the narrowphase its speculative margin (margin_of), then in cache_contacts its
+        // solved motion (solved_motion, kept manifolds on).
+        std::vector<float> body_distance;
         std::vector<ProxyId> proxy_ids;    // update_active_proxies: one wave's proxies (fixed size, not per body)
         std::vector<Aabb> proxy_boxes;     // ... and their new boxes
         std::size_t swept_bodies = 0;      // narrowphase: bodies swept for CCD this step (swept_for_ccd)
@@ -241,6 +260,7 @@ struct World::Impl {
         std::vector<ContactSides> manifold_sides;       // XPBD only: per manifold, its reference face, else empty
         std::vector<WarmSource> warm_source;            // soft step only: per manifold (carry_contacts), else empty
         std::vector<std::uint32_t> manifold_candidate;  // per manifold: its candidate (body pair, then triangle) index
+        std::vector<float> manifold_drift;  // soft step, reuse on: per manifold, its bodies' motion since it was found
         std::size_t manifold_pairs = 0;                 // manifolds[0, manifold_pairs) are body pairs
         PositionSolver solver;                          // its buffers; it keeps nothing between steps
         // Per-chunk scratch of the stages that run on several threads; merged in chunk order, so the results do not
@@ -366,11 +386,19 @@ struct World::Impl {
     // its reference face into `face` unless null (only XPBD reads it).
     ContactManifold to_solver(const Manifold& m, std::uint32_t a, std::uint32_t b, float friction, float restitution,
                               ContactSides* face) const;
+    // The solver manifold for a manifold of step bodies a and b kept from the last step (CarriedManifold::keep): its
+    // normal, axis and points as they were found (the friction anchors are the anchors), the gaps and the friction
+    // anchors across them worked out at the bodies' start poses as to_solver does.
+    ContactManifold kept_manifold(const CarriedManifold& kept, std::uint32_t a, std::uint32_t b, float friction,
+                                  float restitution) const;
+    // How far step body k's farthest point can have moved in the step once solved: its centre's displacement plus
+    // the turn's angle times its half diagonal (metres; 0 for a body the step holds fixed).
+    float solved_motion(std::uint32_t k) const;
     // Gives the new manifolds' points what the same feature pair in the last step's manifold of the same pair held
     // (state.contact_cache): its friction anchors where it was stuck, and its warm-start forces.
     void carry_contacts();
     // After the solve: the manifolds' stuck points and points holding a force into state.contact_cache, for the
-    // next step.
+    // next step (with kept manifolds on, every manifold whole, with its normal, axis and drift).
     void cache_contacts();
 
     // ---- ccd.cpp

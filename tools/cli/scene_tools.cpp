@@ -95,6 +95,8 @@ void write_scene(const std::filesystem::path& path, const Scene& scene) {
     if (w.solver.contact_hertz != d.solver.contact_hertz)
         world.push_back("\"contact_hertz\": " + shortest(w.solver.contact_hertz));
     if (w.broadphase_margin != d.broadphase_margin) world.push_back("\"broadphase_margin\": " + shortest(w.broadphase_margin));
+    if (w.manifold_reuse_distance != d.manifold_reuse_distance)
+        world.push_back("\"manifold_reuse_distance\": " + shortest(w.manifold_reuse_distance));
 
     std::ostringstream o;
     o << "{\n\"version\": " << kSceneFormatVersion << ",\n";

@@ -146,6 +146,20 @@ struct WorldSettings {
     /// the interior edges of tessellated floors and grids of boxes ("ghost collisions"). false treats every triangle
     /// edge and every box face as a real corner, as the exact SAT sees them: for comparisons and tests.
     bool active_edges_only = true;
+    /// Kept manifolds (metres, >= 0; 0: off; read by SolverMethod::soft_step only). A contact manifold of one step is
+    /// kept for the next instead of being found again while its two bodies' motion since the narrowphase found it,
+    /// plus how far their velocities at the start of the step carry them in it, stays under this distance. Motion is
+    /// summed over the steps since: each body's centre displacement plus its turn (radians) times its half diagonal.
+    /// A kept manifold keeps its normal, feature ids and points (fixed on each body; the gaps are taken anew at the
+    /// bodies' poses), and its friction and restitution are combined anew. Candidates without a kept manifold are
+    /// tested as always, so a contact that comes into reach is never missed; what a kept manifold can miss is how
+    /// its points and normal would have moved, by no more than this distance. Not kept: manifolds found at a time of
+    /// impact (continuous collision detection), those of a body the API posed since (set_position,
+    /// set_orientation, move_and_slide), and all of them after set_settings. After Jolt Physics' body-pair cache,
+    /// which keeps a pair's manifold while the pair's relative pose stays within 1 mm and 2 degrees of where it was
+    /// found (PhysicsSettings::mBodyPairCacheMaxDeltaPositionSq, mBodyPairCacheCosMaxDeltaRotationDiv2). The default
+    /// is half that: at 1 mm a 20-row pyramid kept awake crept by millimetres (docs/benchmarks.md, "Kept manifolds").
+    float manifold_reuse_distance = 5e-4f;
     /// Threads that run the step's broadphase pair search, mesh queries, narrowphase and solver islands (1..256; 1
     /// runs everything on the calling thread). Results are bit-identical for any number: work is split into chunks that
     /// do not depend on it and merged in a fixed order, and solver islands share no dynamic body.
@@ -173,6 +187,8 @@ struct StepStats {
     std::size_t body_pairs = 0;      ///< candidate body pairs from the broadphase (awake bodies only)
     std::size_t triangle_pairs = 0;  ///< candidate body-triangle pairs from the mesh BVHs (awake bodies only)
     std::size_t manifolds = 0;       ///< contact manifolds the solver worked with (speculative ones included)
+    /// Of them, kept from the last step instead of found again (WorldSettings::manifold_reuse_distance).
+    std::size_t kept_manifolds = 0;
     std::size_t contact_points = 0;  ///< their points
     std::size_t contacts = 0;        ///< contacts touching at the end of the step (awake bodies; see contacts())
     std::size_t awake_bodies = 0;    ///< dynamic bodies and moving kinematic bodies that took part in the step
@@ -350,26 +366,28 @@ public:
     /// - the settings (WorldSettings) except `threads`, which belongs to the machine and never changes results;
     /// - per live body, in slot order: its id, position, orientation, velocity, angular velocity, the force and
     ///   torque gathered for the next step, material, layer and mask, sleep state (quiet time, rest pose, island),
-    ///   the faces a flush static neighbour covers, and its broadphase box (which octree it sits in follows from
-    ///   its state);
+    ///   the faces a flush static neighbour covers, whether the API moved it since the last step, and its broadphase
+    ///   box (which octree it sits in follows from its state);
     /// - the sleeping islands (their bodies and the contacts they keep) and which island slots are free;
     /// - the contacts after the last step, those of islands woken since, the event pairs touching after the last
     ///   step (what the next step's events are the difference from) and contact_events();
     /// - the static friction anchors the next step carries over from the last one: per contact manifold, the
-    ///   points that stuck (feature id and the two anchors in body frames); the solver holds nothing else from one
-    ///   step to the next.
+    ///   points that stuck (feature id and the two anchors in body frames), and with kept manifolds on
+    ///   (WorldSettings::manifold_reuse_distance) every manifold whole with its normal, axis and drift; the solver
+    ///   holds nothing else from one step to the next.
     /// Not included: the bodies' and meshes' creation (shapes, masses, kinds, triangles, creation order; the world
     /// restored into must have been built by the same calls), the contact callback, stats(), per-step scratch, and
     /// the free slots left by destroyed bodies and meshes.
     ///
-    /// Format (version 2): a 52-byte header, then the payload. Header: the magic bytes "TMBLSNAP", the format
+    /// Format (version 3): a 52-byte header, then the payload. Header: the magic bytes "TMBLSNAP", the format
     /// version (u32), the live body and mesh counts (u32 each), fingerprints of the bodies' and the meshes'
     /// identities (u64 each: FNV-1a 64 over every live body's slot, generation, creation order, half extents, mass,
     /// inverse inertia and kind, and every live mesh's slot, generation, creation order, triangle count, triangles,
     /// material, layer and mask), the payload size (u64) and a checksum (u64: FNV-1a 64 over the header before it
-    /// and the whole payload). The payload takes 169 bytes per body, 50 per kept contact, event pair and event, and
-    /// 22 plus 28 per carried point (stuck, or holding a soft-step warm start: then 16 more) per carried manifold:
-    /// about 56 kB for 200 boxes on a level.
+    /// and the whole payload). The payload takes 170 bytes per body, 50 per kept contact, event pair and event, and
+    /// 24 (41 if it may be kept whole) plus 28 per carried point (stuck, or holding a soft-step warm start: then 16
+    /// more; with kept manifolds on, every point of every manifold) per carried manifold: about 56 kB for 200 boxes
+    /// on a level.
     ///
     /// The bytes depend only on the state: the same for any `threads`, and two worlds in the same state give the
     /// same bytes. They are meant for this build of Tumble on any machine (the float bit patterns are explicit);
