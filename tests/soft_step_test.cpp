@@ -403,25 +403,49 @@ TEST(SoftStep, AHugeIslandSolvedInBlocksIsBitIdenticalForOneToFourThreads) {
     EXPECT_GT(stats.manifolds, 65536u) << "the island must be large enough to be solved in blocks";
 }
 
+// A soft-step block of `layers` layers of 10 x 10 cubes, sleeping off, stepped `before` steps and saved, then 15
+// steps more; and a second world built by the same calls restored from the snapshot and stepped 15 steps.
+struct SavedAndRestored {
+    WorldSettings settings;
+    std::vector<BodyId> ids;
+    std::vector<std::byte> saved;
+    tumble::StepStats at_save;              // of the last step before the snapshot
+    std::vector<float> straight, restored;  // poses after the 15 steps: the world that ran on, the restored one
+    bool same_bytes = false;                // the restored world saved the snapshot's bytes
+};
+SavedAndRestored save_and_restore(int layers, int before) {
+    SavedAndRestored r;
+    r.settings = soft();
+    r.settings.sleep.enabled = false;
+    World w(r.settings);
+    r.ids = build_block(w, layers);
+    for (int n = 0; n < before; ++n) w.step(kDt);
+    r.at_save = w.stats();
+    r.saved = w.save_state();
+    for (int n = 0; n < 15; ++n) w.step(kDt);
+    r.straight = poses(w, r.ids);
+    World again(r.settings);
+    build_block(again, layers);
+    again.restore_state(r.saved);
+    r.same_bytes = again.save_state() == r.saved;
+    for (int n = 0; n < 15; ++n) again.step(kDt);
+    r.restored = poses(again, r.ids);
+    return r;
+}
+bool same_floats(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
 TEST(SoftStep, WarmStartsAreSavedAndRestoredWithTheWorld) {
     // The impulses a step carries to the next (by feature id) are world state: a world restored from a snapshot
     // taken mid-run steps on bit for bit as the original. As a control, the same world with its contact memory
     // dropped (restored from a snapshot of the state before any contact) must differ, or the test shows nothing.
-    WorldSettings s = soft();
-    s.sleep.enabled = false;
-    World w(s);
-    const std::vector<BodyId> ids = build_block(w, 4);
-    for (int n = 0; n < 15; ++n) w.step(kDt);
-    const std::vector<std::byte> saved = w.save_state();
-    for (int n = 0; n < 15; ++n) w.step(kDt);
-    const std::vector<float> straight = poses(w, ids);
-
-    World again(s);
-    build_block(again, 4);
-    again.restore_state(saved);
-    EXPECT_TRUE(again.save_state() == saved) << "a restored world saves other bytes";
-    for (int n = 0; n < 15; ++n) again.step(kDt);
-    EXPECT_EQ(std::memcmp(poses(again, ids).data(), straight.data(), straight.size() * sizeof(float)), 0);
+    const SavedAndRestored r = save_and_restore(4, 15);
+    const WorldSettings& s = r.settings;
+    const std::vector<BodyId>& ids = r.ids;
+    const std::vector<float>& straight = r.straight;
+    EXPECT_TRUE(r.same_bytes) << "a restored world saves other bytes";
+    EXPECT_TRUE(same_floats(r.restored, straight));
 
     // Control: the bodies' state of step 15 without the contacts' memory (set body by body).
     World fresh(s);
@@ -554,33 +578,22 @@ TEST(SoftStep, KeptManifoldsAreSavedAndRestoredWithTheWorld) {
     // Which manifolds the next step keeps, and how far their bodies have moved since they were found, are world
     // state: a world restored mid-run steps on bit for bit as the original. Control: the same restore followed by
     // set_settings (which drops the kept manifolds, nothing else in a world that never sleeps) must differ.
-    WorldSettings s = soft();
-    s.sleep.enabled = false;
-    World w(s);
-    const std::vector<BodyId> ids = build_block(w, 2);
-    for (int n = 0; n < 90; ++n) w.step(kDt);
-    const std::size_t kept_before = w.stats().kept_manifolds;
-    const std::vector<std::byte> saved = w.save_state();
-    for (int n = 0; n < 15; ++n) w.step(kDt);
-    const std::vector<float> straight = poses(w, ids);
-    std::printf("[ soft     ] 200 boxes: %zu of %zu manifolds kept when saved\n", kept_before, w.stats().manifolds);
-    EXPECT_GT(kept_before, w.stats().manifolds / 2) << "the snapshot must hold kept manifolds to test anything";
+    const SavedAndRestored r = save_and_restore(2, 90);
+    std::printf("[ soft     ] 200 boxes: %zu of %zu manifolds kept when saved\n", r.at_save.kept_manifolds,
+                r.at_save.manifolds);
+    EXPECT_GT(r.at_save.kept_manifolds, r.at_save.manifolds / 2)
+        << "the snapshot must hold kept manifolds to test anything";
+    EXPECT_TRUE(r.same_bytes) << "a restored world saves other bytes";
+    EXPECT_TRUE(same_floats(r.restored, r.straight));
 
-    World again(s);
-    build_block(again, 2);
-    again.restore_state(saved);
-    EXPECT_TRUE(again.save_state() == saved) << "a restored world saves other bytes";
-    again.step(kDt);
-    EXPECT_GT(again.stats().kept_manifolds, 0u);
-    for (int n = 1; n < 15; ++n) again.step(kDt);
-    EXPECT_EQ(std::memcmp(poses(again, ids).data(), straight.data(), straight.size() * sizeof(float)), 0);
-
-    World dropped(s);
+    World dropped(r.settings);
     build_block(dropped, 2);
-    dropped.restore_state(saved);
-    dropped.set_settings(s);
-    for (int n = 0; n < 15; ++n) dropped.step(kDt);
-    EXPECT_NE(std::memcmp(poses(dropped, ids).data(), straight.data(), straight.size() * sizeof(float)), 0);
+    dropped.restore_state(r.saved);
+    dropped.set_settings(r.settings);
+    dropped.step(kDt);
+    EXPECT_EQ(dropped.stats().kept_manifolds, 0u);
+    for (int n = 1; n < 15; ++n) dropped.step(kDt);
+    EXPECT_FALSE(same_floats(poses(dropped, r.ids), r.straight));
 }
 
 TEST(SoftStep, SettingsAndSceneKeys) {
