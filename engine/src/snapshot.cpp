@@ -8,16 +8,16 @@
 //   settings                 all but `threads` (results do not depend on it; the bytes must not either)
 //   bodies                   per live slot: pose, velocities, the force and torque of the next step, material,
 //                            filter, sleep state (quiet_time, rest pose, island), internal_faces (they follow the
-//                            static neighbours, which set_position moves), moved_by_api and the proxy's box. `awake` and the octree
-//                            a proxy sits in follow from the state (wants_awake); the `awake` list is rebuilt in
-//                            creation order, which is what integrate_stage turns any list into.
+//                            static neighbours, which set_position moves), moved_by_api and the proxy's box.
+//                            `awake` and the octree a proxy sits in follow from the state (wants_awake); the `awake`
+//                            list is rebuilt in creation order, which is what integrate_stage turns any list into.
 //   islands, free_islands    as they are: island ids decide which slot the next island takes
 //   touches, woken_touches,  the contacts() view, the event pairs the next step diffs against, contact_events()
 //   event_pairs, events
 //   contact_cache            as it is: the keys of the last step's manifolds with a stuck point or a warm-start force
 //                            and those points (feature id, friction anchors; stuck mask; the soft step's forces),
-//                            what carry_contacts reads; for a manifold the next step may keep whole, its keep flags,
-//                            axis, normal and drift, what the narrowphase reads.
+//                            what carry_contacts reads; with kept manifolds on (soft step), every manifold whole,
+//                            with its held mask, keep flags, axis, normal and drift, what the narrowphase reads.
 //   meshes, free_bodies,     not written: a world built by the same calls has them already, and the fingerprints
 //   free_meshes,             check the live bodies' and meshes' ids, creation order and shapes.
 //   next_sequence
