@@ -487,7 +487,8 @@ Decoded decode(Reader& in, std::size_t body_count) {
             fail("byte " + std::to_string(at + 3) + ": a carried manifold's keep flags are " + std::to_string(m.keep) +
                  " (0, 1 or 3)");
         if (m.keep & Impl::kKeepable) {
-            m.axis = static_cast<std::int8_t>(in.u8("a kept manifold's axis"));
+            const int axis = in.u8("a kept manifold's axis");  // -1 (none) is saved as 255
+            m.axis = static_cast<std::int16_t>(axis == 255 ? -1 : axis);
             m.normal = in.vec3("a kept manifold's normal");
             m.drift = in.f32("a kept manifold's drift");
         }

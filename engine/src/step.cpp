@@ -715,7 +715,7 @@ void World::Impl::cache_contacts() {
         // unless it was found at a time of impact: the bodies' motion since it was found, this step's added.
         if (reuse && !m.impact) {
             carried.keep = static_cast<std::uint8_t>(kKeepable | (m.negative ? kNegative : 0));
-            carried.axis = static_cast<std::int8_t>(m.axis);
+            carried.axis = static_cast<std::int16_t>(m.axis);
             carried.normal = m.normal;
             carried.drift = scratch.manifold_drift[i] + moved[m.a] + (m.b == kStaticGeometry ? 0.0f : moved[m.b]);
         }

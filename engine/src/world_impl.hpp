@@ -159,7 +159,7 @@ struct World::Impl {
         std::uint8_t stuck = 0;  // bit p: points[p] stuck (its friction anchors carry over)
         std::uint8_t held = 0;   // bit p: points[p] stuck or held a force (a subset of them only with kept manifolds)
         std::uint8_t keep = 0;   // kKeepable, kNegative
-        std::int8_t axis = -1;   // the manifold's separating axis (ContactManifold::axis), when keepable
+        std::int16_t axis = -1;  // the manifold's separating axis (ContactManifold::axis), when keepable
         std::array<CarriedPoint, 4> points;
         glm::vec3 normal{0.0f};  // when keepable: the unit contact normal, world frame, from A towards B
         float drift = 0.0f;      // when keepable: the bodies' motion since it was found (metres; see Body::drift)
