@@ -1,10 +1,13 @@
 // The soft step's position pass in SIMD lanes (solver/src/soft_positions.cpp) against the scalar code it stands for
 // (tumble::detail::rotate_substep, GLM's mat3_cast and quaternion product, world_inverse_inertia), bit for bit, on
-// every Highway target this CPU runs, for every batch size from 1 to PositionLanes::kMax.
+// every Highway target this CPU runs, for every batch size from 1 to PositionLanes::kMax; and the local passes of
+// several manifolds in lanes (solver/src/soft_lanes.cpp) against the one-manifold loop of soft_step.cpp, the same way.
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -134,6 +137,174 @@ TEST_F(PositionPass, LanesGiveTheScalarBitsOnEveryTargetAndBatchSize) {
     }
     // Every target ran every body through batches of every size (bodies that cannot turn counted apart).
     EXPECT_GT(compared, targets.size() * 16 * 300);
+}
+
+}  // namespace
+
+namespace {
+
+using tumble::detail::NormalLanes;
+
+// One manifold's local passes as soft_step.cpp's `visit` runs them (its loop, on this struct): the reference the
+// lanes must give bit for bit.
+struct Manifold {
+    int count = 1;
+    float inv_masses = 0.0f;
+    float vn0[4], bias[4], gain[4], impulse_scale[4], normal_mass[4], impulse[4], approach[4];
+    bool met[4];
+    glm::vec3 ua[4], ub[4], ia[4], ib[4];
+    float pushed = 0.0f;
+    glm::vec3 dw_a{0.0f}, dw_b{0.0f};
+};
+
+void scalar_passes(Manifold& m, int passes, float tolerance) {
+    m.pushed = 0.0f;
+    m.dw_a = m.dw_b = glm::vec3(0.0f);
+    for (int pass = 0; pass < passes; ++pass) {
+        float largest = 0.0f;
+        for (int p = 0; p < m.count; ++p) {
+            const float vn = m.vn0[p] + m.inv_masses * m.pushed + glm::dot(m.dw_b, m.ub[p]) - glm::dot(m.dw_a, m.ua[p]);
+            const float impulse = m.gain[p] * (vn + m.bias[p]) - m.impulse_scale[p] * m.impulse[p];
+            const float total = std::max(m.impulse[p] + impulse, 0.0f);
+            const float change = total - m.impulse[p];
+            m.impulse[p] = total;
+            if (change == 0.0f) continue;
+            if (!m.met[p] && m.impulse[p] > 0.0f) {
+                m.approach[p] = vn;
+                m.met[p] = true;
+            }
+            m.pushed += change;
+            m.dw_a -= change * m.ia[p];
+            m.dw_b += change * m.ib[p];
+            largest = std::max(largest, std::abs(change) / m.normal_mass[p]);
+        }
+        if (largest <= tolerance) break;
+    }
+}
+
+// Manifolds of 1-4 points as the soft step sets them up: soft points pushing out overlap, rigid ones, speculative
+// ones that stay apart (bias > 0), points that pull and are clamped to zero, points already at rest (the passes
+// change nothing and stop after one), and warm-started impulses; with the ±0 cases of the clamp.
+std::vector<Manifold> manifolds() {
+    std::mt19937 rng(20261129);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f), mass(0.05f, 20.0f);
+    std::vector<Manifold> out;
+    for (int i = 0; i < 600; ++i) {
+        Manifold m;
+        m.count = 1 + i % 4;
+        m.inv_masses = 1.0f / mass(rng) + (i % 3 == 0 ? 0.0f : 1.0f / mass(rng));
+        for (int p = 0; p < 4; ++p) {
+            m.normal_mass[p] = mass(rng);
+            m.vn0[p] = 2.0f * u(rng);
+            m.bias[p] = i % 5 == 1 ? 0.5f * (u(rng) + 1.0f) : (i % 5 == 2 ? 0.0f : -3.0f * (u(rng) + 1.0f) * 0.5f);
+            const float scale = i % 2 == 0 ? 0.9f : 1.0f;
+            m.gain[p] = -m.normal_mass[p] * scale;
+            m.impulse_scale[p] = i % 2 == 0 ? 0.05f : 0.0f;
+            m.impulse[p] = i % 4 == 0 ? 0.0f : std::abs(u(rng)) * m.normal_mass[p];
+            m.approach[p] = u(rng);
+            m.met[p] = (i + p) % 3 == 0;
+            m.ua[p] = glm::vec3(u(rng), u(rng), u(rng));
+            m.ub[p] = glm::vec3(u(rng), u(rng), u(rng));
+            m.ia[p] = glm::vec3(u(rng), u(rng), u(rng)) * 0.5f;
+            m.ib[p] = glm::vec3(u(rng), u(rng), u(rng)) * 0.5f;
+        }
+        if (i % 11 == 0)  // at rest: no velocity, no bias, no impulse (every change is zero)
+            for (int p = 0; p < 4; ++p) m.vn0[p] = m.bias[p] = m.impulse[p] = 0.0f;
+        if (i % 13 == 0)  // pulling apart from zero: the clamp gives +0 from -0 sums
+            for (int p = 0; p < 4; ++p) {
+                m.impulse[p] = -0.0f;
+                m.vn0[p] = 1.0f;
+            }
+        out.push_back(m);
+    }
+    return out;
+}
+
+void set_lane(NormalLanes& s, int l, const Manifold& m) {
+    s.count[l] = m.count;
+    s.inv_masses[l] = m.inv_masses;
+    for (int p = 0; p < 4; ++p) {
+        const bool has = p < m.count;  // an unused point holds what the soft step puts there: zeros, mass 1
+        s.vn0[p][l] = has ? m.vn0[p] : 0.0f;
+        s.bias[p][l] = has ? m.bias[p] : 0.0f;
+        s.gain[p][l] = has ? m.gain[p] : 0.0f;
+        s.impulse_scale[p][l] = has ? m.impulse_scale[p] : 0.0f;
+        s.normal_mass[p][l] = has ? m.normal_mass[p] : 1.0f;
+        s.impulse[p][l] = has ? m.impulse[p] : 0.0f;
+        s.approach[p][l] = has ? m.approach[p] : 0.0f;
+        s.met[p][l] = has && m.met[p] ? 1.0f : 0.0f;
+        for (int c = 0; c < 3; ++c) {
+            s.ua[p][c][l] = has ? m.ua[p][c] : 0.0f;
+            s.ub[p][c][l] = has ? m.ub[p][c] : 0.0f;
+            s.ia[p][c][l] = has ? m.ia[p][c] : 0.0f;
+            s.ib[p][c][l] = has ? m.ib[p][c] : 0.0f;
+        }
+    }
+}
+
+class NormalPasses : public ::testing::Test {
+protected:
+    void TearDown() override { hwy::SetSupportedTargetsForTest(0); }
+};
+
+TEST_F(NormalPasses, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
+    const std::vector<Manifold> all = manifolds();
+    const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+    ASSERT_FALSE(targets.empty());
+    std::size_t compared = 0, stopped_early = 0, clamped = 0;
+    for (const int passes : {2, 16}) {  // the solve pass's and the relax pass's most passes
+        std::vector<Manifold> expected = all;
+        for (Manifold& m : expected) {
+            scalar_passes(m, passes, 1e-6f);
+            for (int p = 0; p < m.count; ++p) clamped += m.impulse[p] == 0.0f ? 1 : 0;
+        }
+        for (const std::int64_t target : targets) {
+            hwy::SetSupportedTargetsForTest(target);
+            for (int n = 1; n <= tumble::detail::kNormalLanes; ++n) {
+                for (std::size_t first = 0; first + static_cast<std::size_t>(n) <= all.size(); first += n) {
+                    NormalLanes lanes;
+                    for (int l = 0; l < tumble::detail::kNormalLanes; ++l) {
+                        if (l < n) {
+                            set_lane(lanes, l, all[first + static_cast<std::size_t>(l)]);
+                        } else {  // an idle lane, as the soft step leaves it: no points
+                            Manifold idle{};
+                            idle.count = 0;
+                            set_lane(lanes, l, idle);
+                        }
+                    }
+                    tumble::detail::normal_passes_in_lanes(lanes, passes, 1e-6f);
+                    for (int l = 0; l < n; ++l) {
+                        const Manifold& e = expected[first + static_cast<std::size_t>(l)];
+                        const std::string where = std::string(hwy::TargetName(target)) + ", " + std::to_string(passes) +
+                                                  " passes, batch of " + std::to_string(n) + ", manifold " +
+                                                  std::to_string(first + static_cast<std::size_t>(l));
+                        ASSERT_TRUE(same_bits(lanes.pushed[l], e.pushed)) << where << ", pushed";
+                        for (int c = 0; c < 3; ++c) {
+                            ASSERT_TRUE(same_bits(lanes.dwa[c][l], e.dw_a[c])) << where << ", dw_a " << c;
+                            ASSERT_TRUE(same_bits(lanes.dwb[c][l], e.dw_b[c])) << where << ", dw_b " << c;
+                        }
+                        for (int p = 0; p < e.count; ++p) {
+                            ASSERT_TRUE(same_bits(lanes.impulse[p][l], e.impulse[p])) << where << ", impulse " << p;
+                            ASSERT_TRUE(same_bits(lanes.approach[p][l], e.approach[p])) << where << ", approach " << p;
+                            ASSERT_EQ(lanes.met[p][l] != 0.0f, e.met[p]) << where << ", met " << p;
+                        }
+                        ++compared;
+                    }
+                }
+            }
+        }
+        // How many of the manifolds stop before the last pass (the lanes must stop each at its own pass).
+        for (const Manifold& m : all) {
+            Manifold once = m, twice = m;
+            scalar_passes(once, passes - 1, 1e-6f);
+            scalar_passes(twice, passes, 1e-6f);
+            stopped_early += same_bits(once.pushed, twice.pushed) ? 1 : 0;
+        }
+    }
+    // Every target ran every manifold through batches of every size; the cases reach the early stop and the clamp.
+    EXPECT_GT(compared, targets.size() * 2 * 8 * 550);
+    EXPECT_GT(stopped_early, 200u);  // 270 of the 1,200 runs
+    EXPECT_GT(clamped, 100u);
 }
 
 }  // namespace

@@ -106,6 +106,20 @@ void tangents_of(const glm::vec3& n, glm::vec3& t1, glm::vec3& t2) {
     t2 = glm::vec3(b, sign + n.y * n.y * a, -n.y);
 }
 
+// Point p of lane l with nothing in it: values that the lane computes with and throws away.
+void clear_point(NormalLanes& s, int p, int l) {
+    s.vn0[p][l] = s.bias[p][l] = s.gain[p][l] = s.impulse_scale[p][l] = s.impulse[p][l] = s.approach[p][l] = 0.0f;
+    s.normal_mass[p][l] = 1.0f;
+    s.met[p][l] = 0.0f;
+    for (int c = 0; c < 3; ++c) s.ua[p][c][l] = s.ub[p][c][l] = s.ia[p][c][l] = s.ib[p][c][l] = 0.0f;
+}
+// Lane l with no manifold in it.
+void clear_lane(NormalLanes& s, int l) {
+    s.count[l] = 0;
+    s.inv_masses[l] = 0.0f;
+    for (int p = 0; p < 4; ++p) clear_point(s, p, l);
+}
+
 // Greedy graph colouring (Box2D v3's constraint graph colours): item i, in order, takes the lowest of `colours` colours
 // that none of its dynamic bodies has yet (`colours` itself when none is free), and the items are then listed colour
 // by colour in their order: colour c is order[begin[c] .. begin[c + 1]), begin holding colours + 2 entries.
@@ -226,7 +240,7 @@ void PositionSolver::colour_island(std::uint32_t island, SoftScratch& scratch, s
                                    std::span<const ContactManifold> manifolds,
                                    std::array<std::uint32_t, kSoftColours + 2>& begin) {
     const std::uint32_t body_count = body_begin_[island + 1] - body_begin_[island];
-    const std::uint32_t* manifold_list = island_manifolds_.data() + manifold_begin_[island];
+    std::uint32_t* manifold_list = island_manifolds_.data() + manifold_begin_[island];
     const std::uint32_t manifold_count = manifold_begin_[island + 1] - manifold_begin_[island];
     auto moves = [&](std::uint32_t i) { return i != kStaticGeometry && bodies[i].motion == Motion::dynamic; };
     greedy_colour(
@@ -237,6 +251,11 @@ void PositionSolver::colour_island(std::uint32_t island, SoftScratch& scratch, s
             if (moves(m.b)) f(body_local_[m.b]);
         },
         scratch.colour_mask, scratch.colour, scratch.coloured, begin.data());
+    // The island's manifolds in that order, so that a colour is a run of places k and its pass reads the scratch in
+    // memory order (the scratch is packed after this). The passes visit the same manifolds in the same order as
+    // through the list of places, so the results are the same bits.
+    for (std::uint32_t j = 0; j < manifold_count; ++j) scratch.coloured[j] = manifold_list[scratch.coloured[j]];
+    std::copy(scratch.coloured.begin(), scratch.coloured.begin() + manifold_count, manifold_list);
 }
 
 void PositionSolver::block_island(std::uint32_t island, SoftScratch& scratch, std::span<const SolverBody> bodies,
@@ -376,23 +395,21 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
     // all threads, then the manifolds that took no colour, in order; for a blocked island block colour by block colour,
     // each colour's blocks on all threads and each block's manifolds in order, then the blocks that took no colour.
     if (mode == SoftMode::coloured) colour_island(island, scratch, bodies, manifolds, colour_begin);
-    const std::uint32_t* coloured_list = mode == SoftMode::coloured ? scratch.coloured.data() : nullptr;
     const std::uint32_t* block_list = mode == SoftMode::blocked ? scratch.blocks.data() : nullptr;
     const auto threads = static_cast<std::size_t>(std::max(parallel.threads(), 1));
     auto grain = [&](std::size_t count) { return std::max(kColourGrain, (count + threads - 1) / threads); };
+    auto still_or_own = [&](std::uint32_t ref) -> SoftBody& { return ref == kStillSide ? still : soft_body[ref]; };
+    auto visit_one = [&](float t, auto& visit, std::uint32_t k) __attribute__((always_inline)) {
+        const SoftManifold& m = soft_manifold[k];
+        if (m.kinematic == 0) {  // the common case: no kinematic side to work out (and no SoftBody to build)
+            visit(k, m, still_or_own(m.a), still_or_own(m.b));
+            return;
+        }
+        SoftBody ka, kb;
+        visit(k, m, side(m.a, (m.kinematic & 1u) != 0, t, ka), side(m.b, (m.kinematic & 2u) != 0, t, kb));
+    };
     auto each_manifold = [&](float t, auto&& visit) {
-        auto one = [&](std::uint32_t k) {
-            const SoftManifold& m = soft_manifold[k];
-            auto still_or_own = [&](std::uint32_t ref) -> SoftBody& {
-                return ref == kStillSide ? still : soft_body[ref];
-            };
-            if (m.kinematic == 0) {  // the common case: no kinematic side to work out (and no SoftBody to build)
-                visit(k, m, still_or_own(m.a), still_or_own(m.b));
-                return;
-            }
-            SoftBody ka, kb;
-            visit(k, m, side(m.a, (m.kinematic & 1u) != 0, t, ka), side(m.b, (m.kinematic & 2u) != 0, t, kb));
-        };
+        auto one = [&](std::uint32_t k) { visit_one(t, visit, k); };
         if (mode == SoftMode::whole) {
             for (std::uint32_t k = 0; k < manifold_count; ++k) one(k);
             return;
@@ -419,11 +436,33 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             const std::uint32_t first = colour_begin[static_cast<std::size_t>(c)];
             const std::uint32_t count = colour_begin[static_cast<std::size_t>(c) + 1] - first;
             parallel.for_each_chunk(count, grain(count), [&](std::size_t begin, std::size_t end) {
-                for (std::size_t k = begin; k < end; ++k) one(coloured_list[first + k]);
+                for (std::size_t k = begin; k < end; ++k) one(static_cast<std::uint32_t>(first + k));
+            });
+        }
+        for (std::uint32_t k = colour_begin[kSoftColours]; k < colour_begin[kSoftColours + 1]; ++k) one(k);
+    };
+    // As each_manifold, but each colour of a coloured island is cut into batches of up to kNormalLanes manifolds,
+    // each handed to visit_lanes(first place, count), which visits them side by side (they share no dynamic body, so
+    // the order of their visits changes nothing: the same bits). Blocked islands and groups of small ones are visited
+    // one manifold at a time: lanes over 8 blocks of a colour (one block's manifolds after another's in each lane) made
+    // the 1e5 pile's solve slower (553 ms a step against 423), and lanes over a group's islands, two or three mostly,
+    // the medium level's (24.1 ms against 20.6).
+    auto each_manifold_in_lanes = [&](float t, auto&& visit, auto&& visit_lanes) {
+        if (mode != SoftMode::coloured) {
+            each_manifold(t, visit);
+            return;
+        }
+        for (int c = 0; c < kSoftColours; ++c) {
+            const std::uint32_t first = colour_begin[static_cast<std::size_t>(c)];
+            const std::uint32_t count = colour_begin[static_cast<std::size_t>(c) + 1] - first;
+            parallel.for_each_chunk(count, grain(count), [&](std::size_t begin, std::size_t end) {
+                for (std::size_t k = begin; k < end; k += kNormalLanes)
+                    visit_lanes(static_cast<std::uint32_t>(first + k),
+                                static_cast<std::uint32_t>(std::min<std::size_t>(kNormalLanes, end - k)));
             });
         }
         for (std::uint32_t k = colour_begin[kSoftColours]; k < colour_begin[kSoftColours + 1]; ++k)
-            one(coloured_list[k]);
+            visit_one(t, visit, k);
     };
     // visit(mi) for each of the island's manifolds, for work that touches the manifold only (on all threads for a
     // coloured island).
@@ -543,10 +582,28 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
     // `use_bias`; rigid without), repeated over the manifold's points until they agree (a single pass over the four
     // corners of a square hit leaves the first corner with the most and the bodies spinning; kSolveLocalPasses with
     // bias, kBlockPasses without), then friction within the cone of each point's normal impulse.
-    // The visit is forced inline into each_manifold's loops (GCC called it once per manifold: about 1 % of the solve's
-    // instructions); with -ffp-contract=off inlining changes no result.
     auto solve_pass = [&](float t, bool use_bias, bool first_substep) {
-        auto visit = [&](std::uint32_t k, const SoftManifold& m, SoftBody& a, SoftBody& b)
+        const int passes = use_bias ? kSolveLocalPasses : kBlockPasses;
+        // The visit in three parts: `set_up` works out what the local passes of manifold k start from, the passes
+        // run (here for one manifold, or in SIMD lanes for several that share no dynamic body: normal_passes_in_lanes,
+        // the same operations), and `finish` applies their result to the bodies and runs friction. The visit is
+        // forced inline into each_manifold's loops (GCC called it once per manifold: about 1 % of the solve's
+        // instructions); with -ffp-contract=off inlining changes no result.
+        //
+        // The manifold's normal constraints are solved together, without touching the bodies until the end: an
+        // impulse change d at point p moves A's angular velocity by -d I_a^-1 (r_ap x n), B's by +d I_b^-1 (r_bp x n),
+        // and the pair's relative normal velocity by d (1/m_a + 1/m_b), so the passes keep those sums (dw_a, dw_b,
+        // pushed) and read each point's normal velocity from them, as pushing the bodies point by point would, with
+        // the inertia products done once per point instead of once per push. The velocities stay those of the two
+        // bodies' motion: keeping each point's own running total instead (through the manifold's K matrix) failed the
+        // creep and lean tests under changes of round-off (docs/benchmarks.md).
+        struct SetUp {
+            glm::vec3 ua[4], ub[4];  // r x n of each side's arm (the inertia products I^-1 (r x n) are in SoftNow)
+            // The normal velocity before the passes, the velocity bias, and the gain (-m_n times the mass scale: 1
+            // for a rigid or speculative point) and impulse scale of the soft constraint.
+            float vn0[4], bias[4], gain[4], impulse_scale[4];
+        };
+        auto set_up = [&](std::uint32_t k, const SoftManifold& m, SoftBody& a, SoftBody& b, SetUp& u)
             __attribute__((always_inline)) {
             const Softness& soft = (a.inv_mass == 0.0f || b.inv_mass == 0.0f) ? static_soft : contact_soft;
             const glm::vec3 n = m.normal;
@@ -554,66 +611,37 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             Now& now = soft_now[k];
             if (!use_bias)
                 locate(m, sp, a, b, now);  // the relax pass runs after the bodies moved; the solve pass before
-            // The manifold's normal constraints are solved together, without touching the bodies until the end:
-            // an impulse change d at point p moves A's angular velocity by -d I_a^-1 (r_ap x n), B's by
-            // +d I_b^-1 (r_bp x n), and the pair's relative normal velocity by d (1/m_a + 1/m_b), so the passes keep
-            // those sums (dw_a, dw_b, pushed) and read each point's normal velocity from them, as pushing the bodies
-            // point by point would, with the inertia products done once per point instead of once per push. The
-            // velocities stay those of the two bodies' motion: keeping each point's own running total instead (through
-            // the manifold's K matrix) failed the creep and lean tests under changes of round-off (docs/benchmarks.md).
-            const int count = m.count;
-            glm::vec3 ua[4], ub[4];
             glm::vec3 *const ia = now.ia, *const ib = now.ib;
             // The arms and the inverse inertias change only where the bodies move: the relax pass works out the
             // inertia products for the next substep's solve pass too.
             const bool fresh = !use_bias || first_substep;
-            // gain: -m_n times the mass scale (1 for a rigid or speculative point), the product each local pass
-            // begins with.
-            float vn0[4], bias[4], gain[4], impulse_scale[4];
-            for (int p = 0; p < count; ++p) {
-                ua[p] = glm::cross(now.ra[p], n);
-                ub[p] = glm::cross(now.rb[p], n);
+            for (int p = 0; p < m.count; ++p) {
+                u.ua[p] = glm::cross(now.ra[p], n);
+                u.ub[p] = glm::cross(now.rb[p], n);
                 if (fresh) {
-                    ia[p] = m.a != kStillSide ? a.inv_inertia * ua[p] : glm::vec3(0.0f);
-                    ib[p] = m.b != kStillSide ? b.inv_inertia * ub[p] : glm::vec3(0.0f);
+                    ia[p] = m.a != kStillSide ? a.inv_inertia * u.ua[p] : glm::vec3(0.0f);
+                    ib[p] = m.b != kStillSide ? b.inv_inertia * u.ub[p] : glm::vec3(0.0f);
                 }
-                vn0[p] = glm::dot(velocity_at(b, now.rb[p]) - velocity_at(a, now.ra[p]), n);
+                u.vn0[p] = glm::dot(velocity_at(b, now.rb[p]) - velocity_at(a, now.ra[p]), n);
                 const float sep = now.s[p];
-                bias[p] = 0.0f;
-                gain[p] = -sp[p].normal_mass;
-                impulse_scale[p] = 0.0f;
+                u.bias[p] = 0.0f;
+                u.gain[p] = -sp[p].normal_mass;
+                u.impulse_scale[p] = 0.0f;
                 if (sep > 0.0f) {
-                    bias[p] = sep * inv_h;  // speculative: acts only if the point would close within the substep
+                    u.bias[p] = sep * inv_h;  // speculative: acts only if the point would close within the substep
                 } else if (use_bias) {
-                    bias[p] = std::max(soft.bias_rate * sep, -kContactSpeed);
-                    gain[p] = -sp[p].normal_mass * soft.mass_scale;
-                    impulse_scale[p] = soft.impulse_scale;
+                    u.bias[p] = std::max(soft.bias_rate * sep, -kContactSpeed);
+                    u.gain[p] = -sp[p].normal_mass * soft.mass_scale;
+                    u.impulse_scale[p] = soft.impulse_scale;
                 }
             }
-            const float inv_masses = a.inv_mass + b.inv_mass;
-            float pushed = 0.0f;
-            glm::vec3 dw_a(0.0f), dw_b(0.0f);
-            for (int pass = 0; pass < (use_bias ? kSolveLocalPasses : kBlockPasses); ++pass) {
-                float largest = 0.0f;
-                for (int p = 0; p < count; ++p) {
-                    SoftPoint& c = sp[p];
-                    const float vn = vn0[p] + inv_masses * pushed + glm::dot(dw_b, ub[p]) - glm::dot(dw_a, ua[p]);
-                    const float impulse = gain[p] * (vn + bias[p]) - impulse_scale[p] * c.normal_impulse;
-                    const float total = std::max(c.normal_impulse + impulse, 0.0f);
-                    const float change = total - c.normal_impulse;
-                    c.normal_impulse = total;
-                    if (change == 0.0f) continue;
-                    if (!c.met && c.normal_impulse > 0.0f) {
-                        c.approach = vn;  // the relative normal velocity as the point first pushes (restitution)
-                        c.met = true;
-                    }
-                    pushed += change;
-                    dw_a -= change * ia[p];
-                    dw_b += change * ib[p];
-                    largest = std::max(largest, std::abs(change) / c.normal_mass);
-                }
-                if (largest <= kBlockTolerance) break;
-            }
+        };
+        auto finish = [&](std::uint32_t k, const SoftManifold& m, SoftBody& a, SoftBody& b, float pushed,
+                          const glm::vec3& dw_a, const glm::vec3& dw_b) __attribute__((always_inline)) {
+            const Softness& soft = (a.inv_mass == 0.0f || b.inv_mass == 0.0f) ? static_soft : contact_soft;
+            const glm::vec3 n = m.normal;
+            SoftPoint* sp = soft_point + 4 * std::size_t{k};
+            Now& now = soft_now[k];
             if (a.dynamic) {
                 a.v -= (a.inv_mass * pushed) * n;
                 a.w += dw_a;
@@ -670,7 +698,110 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
                 apply(b, now.rb[p], impulse);
             }
         };
-        each_manifold(t, visit);
+        auto visit = [&](std::uint32_t k, const SoftManifold& m, SoftBody& a, SoftBody& b)
+            __attribute__((always_inline)) {
+            SetUp u;
+            set_up(k, m, a, b, u);
+            SoftPoint* sp = soft_point + 4 * std::size_t{k};
+            const glm::vec3* ia = soft_now[k].ia;
+            const glm::vec3* ib = soft_now[k].ib;
+            // The local passes: the points in order, each impulse change moving the normal velocity the later points
+            // read (Gauss-Seidel), until no point's impulse changes by more than kBlockTolerance times its effective
+            // mass, or `passes` (normal_passes_in_lanes runs the same operations in SIMD lanes).
+            const int count = m.count;
+            const float inv_masses = a.inv_mass + b.inv_mass;
+            float pushed = 0.0f;
+            glm::vec3 dw_a(0.0f), dw_b(0.0f);
+            for (int pass = 0; pass < passes; ++pass) {
+                float largest = 0.0f;
+                for (int p = 0; p < count; ++p) {
+                    SoftPoint& c = sp[p];
+                    const float vn = u.vn0[p] + inv_masses * pushed + glm::dot(dw_b, u.ub[p]) - glm::dot(dw_a, u.ua[p]);
+                    const float impulse = u.gain[p] * (vn + u.bias[p]) - u.impulse_scale[p] * c.normal_impulse;
+                    const float total = std::max(c.normal_impulse + impulse, 0.0f);
+                    const float change = total - c.normal_impulse;
+                    c.normal_impulse = total;
+                    if (change == 0.0f) continue;
+                    if (!c.met && c.normal_impulse > 0.0f) {
+                        c.approach = vn;  // the relative normal velocity as the point first pushes (restitution)
+                        c.met = true;
+                    }
+                    pushed += change;
+                    dw_a -= change * ia[p];
+                    dw_b += change * ib[p];
+                    largest = std::max(largest, std::abs(change) / c.normal_mass);
+                }
+                if (largest <= kBlockTolerance) break;
+            }
+            finish(k, m, a, b, pushed, dw_a, dw_b);
+        };
+        // Manifolds first .. first + n - 1 of one colour, their local passes in SIMD lanes (normal_passes_in_lanes).
+        // Those with a kinematic side, or a batch of one, are visited alone.
+        auto visit_lanes = [&](std::uint32_t first, std::uint32_t n) {
+            if (n == 1) {
+                visit_one(t, visit, first);
+                return;
+            }
+            NormalLanes lanes;
+            std::uint32_t k_of[kNormalLanes];
+            SoftBody* a_of[kNormalLanes];
+            SoftBody* b_of[kNormalLanes];
+            int used = 0;
+            for (std::uint32_t k = first; k < first + n; ++k) {
+                const SoftManifold& m = soft_manifold[k];
+                if (m.kinematic != 0) {
+                    visit_one(t, visit, k);
+                    continue;
+                }
+                const int l = used++;
+                k_of[l] = k;
+                a_of[l] = &still_or_own(m.a);
+                b_of[l] = &still_or_own(m.b);
+                SetUp u;
+                set_up(k, m, *a_of[l], *b_of[l], u);
+                const SoftPoint* sp = soft_point + 4 * std::size_t{k};
+                const Now& now = soft_now[k];
+                lanes.count[l] = m.count;
+                lanes.inv_masses[l] = a_of[l]->inv_mass + b_of[l]->inv_mass;
+                for (int p = 0; p < 4; ++p) {
+                    if (p >= m.count) {
+                        clear_point(lanes, p, l);
+                        continue;
+                    }
+                    lanes.vn0[p][l] = u.vn0[p];
+                    lanes.bias[p][l] = u.bias[p];
+                    lanes.gain[p][l] = u.gain[p];
+                    lanes.impulse_scale[p][l] = u.impulse_scale[p];
+                    lanes.normal_mass[p][l] = sp[p].normal_mass;
+                    lanes.impulse[p][l] = sp[p].normal_impulse;
+                    lanes.approach[p][l] = sp[p].approach;
+                    lanes.met[p][l] = sp[p].met ? 1.0f : 0.0f;
+                    for (int c = 0; c < 3; ++c) {
+                        lanes.ua[p][c][l] = u.ua[p][c];
+                        lanes.ub[p][c][l] = u.ub[p][c];
+                        lanes.ia[p][c][l] = now.ia[p][c];
+                        lanes.ib[p][c][l] = now.ib[p][c];
+                    }
+                }
+            }
+            if (used == 0) return;
+            for (int l = used; l < kNormalLanes; ++l) clear_lane(lanes, l);
+            normal_passes_in_lanes(lanes, passes, kBlockTolerance);
+            for (int l = 0; l < used; ++l) {
+                const std::uint32_t k = k_of[l];
+                const SoftManifold& m = soft_manifold[k];
+                SoftPoint* sp = soft_point + 4 * std::size_t{k};
+                for (int p = 0; p < m.count; ++p) {
+                    sp[p].normal_impulse = lanes.impulse[p][l];
+                    sp[p].approach = lanes.approach[p][l];
+                    sp[p].met = lanes.met[p][l] != 0.0f;
+                }
+                finish(k, m, *a_of[l], *b_of[l], lanes.pushed[l],
+                       glm::vec3(lanes.dwa[0][l], lanes.dwa[1][l], lanes.dwa[2][l]),
+                       glm::vec3(lanes.dwb[0][l], lanes.dwb[1][l], lanes.dwb[2][l]));
+            }
+        };
+        each_manifold_in_lanes(t, visit, visit_lanes);
     };
 
     // The position pass of body k (its place in the island), and of bodies first .. first + n - 1 in SIMD lanes

@@ -78,6 +78,32 @@ inline glm::mat3 world_inverse_inertia(const glm::quat& q, const glm::vec3& inv)
     return rd * glm::transpose(r);
 }
 
+// Manifolds whose local passes run side by side in SIMD lanes (normal_passes_in_lanes).
+inline constexpr int kNormalLanes = 8;
+// The local passes of the soft step's solve and relax passes (soft_step.cpp, `solve_pass`) for up to kNormalLanes
+// manifolds at once, structure of arrays: lane l holds manifold l's points p < count[l]. Per point p and lane l: the
+// normal velocity before the passes (vn0, m/s), the velocity bias (m/s), the gain (-m_n times the soft constraint's
+// mass scale, kg) and its impulse scale, the effective mass m_n (kg), the accumulated normal impulse (N s, in and
+// out), whether the point has pushed (met: 1 or 0) and its normal velocity when it first did (approach, m/s; in and
+// out), the angular Jacobians r x n of each side (ua, ub, metres) and I^-1 (r x n) (ia, ib, 1 / (kg m)), by world
+// component c. Out per lane: the normal impulse added over the manifold (pushed, N s) and the changes of A's and B's
+// angular velocities (dwa, dwb, rad/s). A lane without a manifold has count 0; every entry, used or not, must be
+// initialised (the lanes compute with the unused ones and throw the results away).
+struct NormalLanes {
+    static constexpr int L = kNormalLanes;
+    std::int32_t count[L];
+    float inv_masses[L];
+    float vn0[4][L], bias[4][L], gain[4][L], impulse_scale[4][L], normal_mass[4][L], impulse[4][L], approach[4][L];
+    float met[4][L];
+    float ua[4][3][L], ub[4][3][L], ia[4][3][L], ib[4][3][L];
+    float pushed[L], dwa[3][L], dwb[3][L];
+};
+// Up to `passes` local passes in each lane of `s`, every lane with exactly the operations, in the same order, of the
+// one-manifold loop in soft_step.cpp (`visit` in `solve_pass`), so that it gets that loop's bits whatever the other
+// lanes hold and whatever instruction set runs it (soft_lanes.cpp). A lane stops after the first pass in which no
+// point's impulse changed by more than `tolerance` times its effective mass (m/s).
+void normal_passes_in_lanes(NormalLanes& s, int passes, float tolerance);
+
 // The soft step's position pass for up to kMax bodies, one per lane, structure of arrays (soft_positions.cpp). In:
 // position (metres), dp (metres moved since the step began), v (m/s), w (rad/s), q (orientation, rows w x y z), inv
 // (inverse principal moments, 1 / (kg m^2)), start (orientation at the start of the step, w x y z); all world frame.

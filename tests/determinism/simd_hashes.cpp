@@ -1,9 +1,9 @@
 // tumble-simd-hashes: the state hash of scene runs and of a tumble-drop run with the batch SIMD narrowphase
 // dispatched to each instruction set Highway compiled in and this CPU supports (AVX-512 as "AVX3", AVX2, SSE4,
 // SSSE3, EMU128, ...), one at a time, and with the default dispatch. The step uses the batch overlap test for its
-// swept-box culling (solver), and the soft step its SIMD position pass (solver/src/soft_positions.cpp), both meant
-// to give the scalar code's bits on every target; forcing a target forces it for both, and this checks that whole
-// runs agree.
+// swept-box culling (solver), and the soft step its SIMD position pass (solver/src/soft_positions.cpp) and the local
+// passes of a coloured island's manifolds in lanes (solver/src/soft_lanes.cpp), all meant to give the scalar code's
+// bits on every target; forcing a target forces it for all, and this checks that whole runs agree.
 //
 //   tumble-simd-hashes [--drop LEVEL.obj] [--drop-boxes N] [--drop-steps S] SCENE.json...
 //

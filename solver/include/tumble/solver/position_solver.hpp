@@ -343,7 +343,7 @@ private:
         std::vector<SoftNow> now;                // per manifold: where its points are (locate)
         std::vector<std::uint64_t> colour_mask;  // per dynamic body: colours its manifolds took (colour_island)
         std::vector<std::uint8_t> colour;        // per manifold: its colour (colour_island)
-        std::vector<std::uint32_t> coloured;     // the island's manifolds (places k), colour by colour
+        std::vector<std::uint32_t> coloured;     // colour_island: the island's manifolds, colour by colour
         std::vector<std::uint64_t> block_key;    // per body, then per manifold: its sort key (block_island)
         std::vector<std::uint32_t> blocks;       // the island's blocks, colour by colour (block_island)
         void reserve(std::size_t manifolds, std::size_t bodies, bool coloured);  // room for an island of this size
@@ -356,9 +356,10 @@ private:
                          std::span<ContactManifold> manifolds, std::span<ContactWarmStart> warm,
                          const glm::vec3& gravity, float dt, const SolverSettings& settings, Parallel& parallel,
                          SoftMode mode);
-    // Greedy colouring of a large island's manifolds (soft step): colour c of the island is
-    // scratch.coloured[colour_begin[c] .. colour_begin[c + 1]), manifolds that share no dynamic body, in the island's
-    // order; the last colour, kSoftColours, holds what did not fit (solved in order, alone).
+    // Greedy colouring of a large island's manifolds (soft step): colour c of the island is places
+    // colour_begin[c] .. colour_begin[c + 1] - 1, manifolds that share no dynamic body, in the island's order; the
+    // last colour, kSoftColours, holds what did not fit (solved in order, alone). The island's manifolds
+    // (island_manifolds_) are put in that order, so that each colour's pass reads the scratch in memory order.
     static constexpr int kSoftColours = 32;
     void colour_island(std::uint32_t island, SoftScratch& scratch, std::span<const SolverBody> bodies,
                        std::span<const ContactManifold> manifolds, std::array<std::uint32_t, kSoftColours + 2>& begin);
@@ -431,7 +432,7 @@ private:
     std::vector<std::uint32_t> body_island_;     // island of each dynamic body
     std::vector<std::uint32_t> island_bodies_;  // CSR: dynamic bodies of each island, ascending (blocked: block_island)
     std::vector<std::uint32_t> body_begin_;
-    std::vector<std::uint32_t> island_manifolds_;  // CSR: manifolds of each island, ascending (blocked: block_island)
+    std::vector<std::uint32_t> island_manifolds_;  // CSR: manifolds of each island, ascending or by colour
     std::vector<std::uint32_t> manifold_begin_;
     std::vector<std::uint32_t> group_begin_;       // work item g: islands group_begin_[g] .. group_begin_[g + 1]
     std::vector<std::uint32_t> island_order_;      // work items (groups of islands), most work first
