@@ -1,7 +1,8 @@
 // The soft step's position pass in SIMD lanes (solver/src/soft_positions.cpp) against the scalar code it stands for
 // (tumble::detail::rotate_substep, GLM's mat3_cast and quaternion product, world_inverse_inertia), bit for bit, on
 // every Highway target this CPU runs, for every batch size from 1 to PositionLanes::kMax; and the local passes of
-// several manifolds in lanes (solver/src/soft_lanes.cpp) against the one-manifold loop of soft_step.cpp, the same way.
+// several manifolds in lanes, and their point friction (solver/src/soft_lanes.cpp), against the one-manifold loops of
+// soft_step.cpp, the same way.
 
 #include <algorithm>
 #include <cmath>
@@ -305,6 +306,206 @@ TEST_F(NormalPasses, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
     EXPECT_GT(compared, targets.size() * 2 * 8 * 550);
     EXPECT_GT(stopped_early, 200u);  // 270 of the 1,200 runs
     EXPECT_GT(clamped, 100u);
+}
+
+}  // namespace
+
+namespace {
+
+using tumble::detail::FrictionLanes;
+
+// One manifold's point friction as soft_step.cpp's `point_friction` runs it (its loop, on this struct): the reference
+// the lanes must give bit for bit. A side that is not `own` is a body that does not move (it takes no impulse, and its
+// friction anchor is not turned).
+struct Rubbing {
+    int count = 1;
+    float friction = 0.5f, bias_rate = 0.0f, inv_mass_a = 0.0f, inv_mass_b = 0.0f;
+    bool own_a = true, own_b = true;
+    glm::vec3 t1{1.0f, 0.0f, 0.0f}, t2{0.0f, 1.0f, 0.0f}, dx{0.0f}, va{0.0f}, wa{0.0f}, vb{0.0f}, wb{0.0f};
+    glm::mat3 inertia_a{0.0f}, inertia_b{0.0f}, dra{1.0f}, drb{1.0f};
+    glm::vec3 ra[4], rb[4], fa[4], fb[4];
+    glm::vec2 tangent_mass[4], tangent_impulse[4];
+    float normal_impulse[4];
+};
+
+void scalar_friction(Rubbing& m, bool use_bias) {
+    for (int p = 0; p < m.count; ++p) {
+        const glm::vec3 dv = (m.vb + glm::cross(m.wb, m.rb[p])) - (m.va + glm::cross(m.wa, m.ra[p]));
+        glm::vec2 target(0.0f);
+        if (use_bias && m.normal_impulse[p] > 0.0f) {
+            const glm::vec3 slip =
+                m.dx + ((m.own_b ? m.drb * m.fb[p] : m.fb[p]) - (m.own_a ? m.dra * m.fa[p] : m.fa[p]));
+            target = -m.bias_rate * glm::vec2(glm::dot(slip, m.t1), glm::dot(slip, m.t2));
+        }
+        const glm::vec2 old = m.tangent_impulse[p];
+        glm::vec2 total = old + glm::vec2(m.tangent_mass[p][0] * (target.x - glm::dot(dv, m.t1)),
+                                          m.tangent_mass[p][1] * (target.y - glm::dot(dv, m.t2)));
+        const float limit = m.friction * m.normal_impulse[p];
+        const float length2 = glm::dot(total, total);
+        if (length2 > limit * limit) total *= limit / std::sqrt(length2);
+        m.tangent_impulse[p] = total;
+        const glm::vec2 change = total - old;
+        const glm::vec3 impulse = change.x * m.t1 + change.y * m.t2;
+        if (m.own_a) {
+            m.va += m.inv_mass_a * -impulse;
+            m.wa += m.inertia_a * glm::cross(m.ra[p], -impulse);
+        }
+        if (m.own_b) {
+            m.vb += m.inv_mass_b * impulse;
+            m.wb += m.inertia_b * glm::cross(m.rb[p], impulse);
+        }
+    }
+}
+
+// Sliding and sticking points (limits reached and not), both sides moving or one still, points with no normal impulse
+// (no bias, limit 0), and tangents from random normals.
+std::vector<Rubbing> rubbings() {
+    std::mt19937 rng(20261130);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f), mass(0.05f, 20.0f);
+    auto vec = [&](float scale) { return glm::vec3(u(rng), u(rng), u(rng)) * scale; };
+    auto inertia = [&]() {
+        const glm::quat q = random_rotation(rng);
+        const glm::mat3 r = glm::mat3_cast(q);
+        const glm::vec3 d(1.0f / mass(rng), 1.0f / mass(rng), 1.0f / mass(rng));
+        return glm::mat3(r[0] * d.x, r[1] * d.y, r[2] * d.z) * glm::transpose(r);
+    };
+    std::vector<Rubbing> out;
+    for (int i = 0; i < 600; ++i) {
+        Rubbing m;
+        m.count = 1 + i % 4;
+        m.friction = i % 7 == 0 ? 0.05f : 0.6f;
+        m.bias_rate = 30.0f * (u(rng) + 1.0f);
+        m.own_a = i % 3 != 0;
+        m.own_b = i % 5 != 0 || !m.own_a;
+        m.inv_mass_a = m.own_a ? 1.0f / mass(rng) : 0.0f;
+        m.inv_mass_b = m.own_b ? 1.0f / mass(rng) : 0.0f;
+        const glm::vec3 n = glm::normalize(vec(1.0f) + glm::vec3(0.0f, 0.0f, 1e-3f));
+        m.t1 = glm::normalize(
+            glm::cross(n, std::abs(n.x) < 0.6f ? glm::vec3(1.0f, 0.0f, 0.0f) : glm::vec3(0.0f, 1.0f, 0.0f)));
+        m.t2 = glm::cross(n, m.t1);
+        m.dx = vec(0.01f);
+        m.va = m.own_a ? vec(2.0f) : glm::vec3(0.0f);
+        m.wa = m.own_a ? vec(3.0f) : glm::vec3(0.0f);
+        m.vb = m.own_b ? vec(2.0f) : glm::vec3(0.0f);
+        m.wb = m.own_b ? vec(3.0f) : glm::vec3(0.0f);
+        if (m.own_a) m.inertia_a = inertia();
+        if (m.own_b) m.inertia_b = inertia();
+        if (m.own_a) m.dra = glm::mat3_cast(random_rotation(rng));
+        if (m.own_b) m.drb = glm::mat3_cast(random_rotation(rng));
+        for (int p = 0; p < 4; ++p) {
+            m.ra[p] = vec(0.5f);
+            m.rb[p] = vec(0.5f);
+            m.fa[p] = vec(0.5f);
+            m.fb[p] = vec(0.5f);
+            m.tangent_mass[p] = glm::vec2(mass(rng), mass(rng));
+            m.tangent_impulse[p] = glm::vec2(u(rng), u(rng)) * (i % 2 == 0 ? 0.01f : 1.0f);
+            m.normal_impulse[p] = (i + p) % 6 == 0 ? 0.0f : std::abs(u(rng)) * 4.0f;
+        }
+        out.push_back(m);
+    }
+    return out;
+}
+
+void set_lane(FrictionLanes& s, int l, const Rubbing& m) {
+    s.count[l] = m.count;
+    s.friction[l] = m.friction;
+    s.bias_rate[l] = m.bias_rate;
+    s.own_a[l] = m.own_a ? 1.0f : 0.0f;
+    s.own_b[l] = m.own_b ? 1.0f : 0.0f;
+    s.inv_mass_a[l] = m.inv_mass_a;
+    s.inv_mass_b[l] = m.inv_mass_b;
+    for (int c = 0; c < 3; ++c) {
+        s.t1[c][l] = m.t1[c];
+        s.t2[c][l] = m.t2[c];
+        s.dx[c][l] = m.dx[c];
+        s.va[c][l] = m.va[c];
+        s.wa[c][l] = m.wa[c];
+        s.vb[c][l] = m.vb[c];
+        s.wb[c][l] = m.wb[c];
+        for (int i = 0; i < 3; ++i) {
+            s.inv_inertia_a[3 * c + i][l] = m.inertia_a[c][i];
+            s.inv_inertia_b[3 * c + i][l] = m.inertia_b[c][i];
+            s.dra[3 * c + i][l] = m.dra[c][i];
+            s.drb[3 * c + i][l] = m.drb[c][i];
+        }
+    }
+    for (int p = 0; p < 4; ++p) {
+        s.normal_impulse[p][l] = m.normal_impulse[p];
+        for (int j = 0; j < 2; ++j) {
+            s.tangent_mass[p][j][l] = m.tangent_mass[p][j];
+            s.tangent_impulse[p][j][l] = m.tangent_impulse[p][j];
+        }
+        for (int c = 0; c < 3; ++c) {
+            s.ra[p][c][l] = m.ra[p][c];
+            s.rb[p][c][l] = m.rb[p][c];
+            s.fa[p][c][l] = m.fa[p][c];
+            s.fb[p][c][l] = m.fb[p][c];
+        }
+    }
+}
+
+class FrictionPass : public ::testing::Test {
+protected:
+    void TearDown() override { hwy::SetSupportedTargetsForTest(0); }
+};
+
+TEST_F(FrictionPass, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
+    const std::vector<Rubbing> all = rubbings();
+    const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+    ASSERT_FALSE(targets.empty());
+    std::size_t compared = 0, sliding = 0;
+    for (const bool use_bias : {true, false}) {
+        std::vector<Rubbing> expected = all;
+        for (Rubbing& m : expected) {
+            const Rubbing before = m;
+            scalar_friction(m, use_bias);
+            for (int p = 0; p < m.count; ++p)  // the cone's limit reached: the point slides
+                sliding += glm::length(m.tangent_impulse[p]) >= m.friction * m.normal_impulse[p] * 0.999f &&
+                                   m.normal_impulse[p] > 0.0f && m.tangent_impulse[p] != before.tangent_impulse[p]
+                               ? 1
+                               : 0;
+        }
+        for (const std::int64_t target : targets) {
+            hwy::SetSupportedTargetsForTest(target);
+            for (int n = 1; n <= tumble::detail::kNormalLanes; ++n) {
+                for (std::size_t first = 0; first + static_cast<std::size_t>(n) <= all.size(); first += n) {
+                    FrictionLanes lanes;
+                    for (int l = 0; l < tumble::detail::kNormalLanes; ++l) {
+                        Rubbing idle{};
+                        idle.count = 0;
+                        for (int p = 0; p < 4; ++p) {  // as the soft step leaves an idle lane: zeros
+                            idle.ra[p] = idle.rb[p] = idle.fa[p] = idle.fb[p] = glm::vec3(0.0f);
+                            idle.tangent_mass[p] = idle.tangent_impulse[p] = glm::vec2(0.0f);
+                            idle.normal_impulse[p] = 0.0f;
+                        }
+                        set_lane(lanes, l, l < n ? all[first + static_cast<std::size_t>(l)] : idle);
+                    }
+                    tumble::detail::friction_in_lanes(lanes, use_bias);
+                    for (int l = 0; l < n; ++l) {
+                        const Rubbing& e = expected[first + static_cast<std::size_t>(l)];
+                        const std::string where = std::string(hwy::TargetName(target)) +
+                                                  (use_bias ? ", solve pass" : ", relax pass") + ", batch of " +
+                                                  std::to_string(n) + ", manifold " +
+                                                  std::to_string(first + static_cast<std::size_t>(l));
+                        for (int c = 0; c < 3; ++c) {
+                            ASSERT_TRUE(same_bits(lanes.va[c][l], e.va[c])) << where << ", va " << c;
+                            ASSERT_TRUE(same_bits(lanes.wa[c][l], e.wa[c])) << where << ", wa " << c;
+                            ASSERT_TRUE(same_bits(lanes.vb[c][l], e.vb[c])) << where << ", vb " << c;
+                            ASSERT_TRUE(same_bits(lanes.wb[c][l], e.wb[c])) << where << ", wb " << c;
+                        }
+                        for (int p = 0; p < e.count; ++p)
+                            for (int j = 0; j < 2; ++j)
+                                ASSERT_TRUE(same_bits(lanes.tangent_impulse[p][j][l], e.tangent_impulse[p][j]))
+                                    << where << ", tangent impulse " << p << j;
+                        ++compared;
+                    }
+                }
+            }
+        }
+    }
+    // Every target ran every manifold through batches of every size; the cases reach the friction cone's limit.
+    EXPECT_GT(compared, targets.size() * 2 * 8 * 550);
+    EXPECT_GT(sliding, 200u);
 }
 
 }  // namespace

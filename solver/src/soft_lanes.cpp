@@ -84,6 +84,116 @@ HWY_INLINE void PassesAt(Lanes& s, std::size_t base, int passes, float tolerance
     }
 }
 
+struct Vec3 {
+    V x, y, z;
+};
+// GLM's cross(a, b): (a.y b.z - b.y a.z, a.z b.x - b.z a.x, a.x b.y - b.x a.y).
+HWY_INLINE Vec3 Cross(const Vec3& a, const Vec3& b) {
+    return {hn::Sub(hn::Mul(a.y, b.z), hn::Mul(b.y, a.z)), hn::Sub(hn::Mul(a.z, b.x), hn::Mul(b.z, a.x)),
+            hn::Sub(hn::Mul(a.x, b.y), hn::Mul(b.x, a.y))};
+}
+// GLM's dot(a, b): (a.x b.x + a.y b.y) + a.z b.z.
+HWY_INLINE V Dot(const Vec3& a, const Vec3& b) {
+    return hn::Add(hn::Add(hn::Mul(a.x, b.x), hn::Mul(a.y, b.y)), hn::Mul(a.z, b.z));
+}
+// GLM's m * v for a mat3 m held column by column (entry 3 c + i is column c, row i): row i is
+// (m[0][i] v.x + m[1][i] v.y) + m[2][i] v.z.
+HWY_INLINE Vec3 Times(const V (&m)[9], const Vec3& v) {
+    auto row = [&](int i) {
+        return hn::Add(hn::Add(hn::Mul(m[i], v.x), hn::Mul(m[3 + i], v.y)), hn::Mul(m[6 + i], v.z));
+    };
+    return {row(0), row(1), row(2)};
+}
+HWY_INLINE Vec3 Select(M m, const Vec3& yes, const Vec3& no) {
+    return {hn::IfThenElse(m, yes.x, no.x), hn::IfThenElse(m, yes.y, no.y), hn::IfThenElse(m, yes.z, no.z)};
+}
+
+// The lanes base .. base + Lanes(d) - 1 of `s`: the point friction of soft_step.cpp's `point_friction`, each
+// operation as GLM does it there (vectors component by component, velocity_at(s, r) = s.v + cross(s.w, r), apply(s, r,
+// p): s.v += inv_mass p, s.w += I^-1 cross(r, p)), points in order.
+HWY_INLINE void FrictionAt(FrictionLanes& s, std::size_t base, bool use_bias) {
+    const D d;
+    const DI di;
+    const V zero = hn::Zero(d);
+    auto load = [&](const float* row) { return hn::LoadU(d, row + base); };
+    auto load3 = [&](const float(*rows)[kNormalLanes]) { return Vec3{load(rows[0]), load(rows[1]), load(rows[2])}; };
+    auto store3 = [&](const Vec3& v, float(*rows)[kNormalLanes]) {
+        hn::StoreU(v.x, d, rows[0] + base);
+        hn::StoreU(v.y, d, rows[1] + base);
+        hn::StoreU(v.z, d, rows[2] + base);
+    };
+    const V count = hn::ConvertTo(d, hn::LoadU(di, s.count + base));
+    const V friction = load(s.friction), bias_rate = hn::Neg(load(s.bias_rate));
+    const V inv_mass_a = load(s.inv_mass_a), inv_mass_b = load(s.inv_mass_b);
+    const M own_a = hn::Ne(load(s.own_a), zero), own_b = hn::Ne(load(s.own_b), zero);
+    const Vec3 t1 = load3(s.t1), t2 = load3(s.t2), dx = load3(s.dx);
+    Vec3 va = load3(s.va), wa = load3(s.wa), vb = load3(s.vb), wb = load3(s.wb);
+    V inertia_a[9], inertia_b[9], dra[9], drb[9];
+    for (int e = 0; e < 9; ++e) {
+        inertia_a[e] = load(s.inv_inertia_a[e]);
+        inertia_b[e] = load(s.inv_inertia_b[e]);
+        dra[e] = load(s.dra[e]);
+        drb[e] = load(s.drb[e]);
+    }
+    for (int p = 0; p < 4; ++p) {
+        const M has = hn::Lt(hn::Set(d, static_cast<float>(p)), count);
+        if (hn::AllFalse(d, has)) break;
+        const Vec3 ra = load3(s.ra[p]), rb = load3(s.rb[p]);
+        const V normal_impulse = load(s.normal_impulse[p]);
+        const Vec3 cb = Cross(wb, rb), ca = Cross(wa, ra);
+        const Vec3 vel_b{hn::Add(vb.x, cb.x), hn::Add(vb.y, cb.y), hn::Add(vb.z, cb.z)};
+        const Vec3 vel_a{hn::Add(va.x, ca.x), hn::Add(va.y, ca.y), hn::Add(va.z, ca.z)};
+        const Vec3 dv{hn::Sub(vel_b.x, vel_a.x), hn::Sub(vel_b.y, vel_a.y), hn::Sub(vel_b.z, vel_a.z)};
+        V target1 = zero, target2 = zero;
+        if (use_bias) {
+            const M pulls = hn::Gt(normal_impulse, zero);
+            const Vec3 fa = load3(s.fa[p]), fb = load3(s.fb[p]);
+            const Vec3 ta = Select(own_a, Times(dra, fa), fa), tb = Select(own_b, Times(drb, fb), fb);
+            const Vec3 slip{hn::Add(dx.x, hn::Sub(tb.x, ta.x)), hn::Add(dx.y, hn::Sub(tb.y, ta.y)),
+                            hn::Add(dx.z, hn::Sub(tb.z, ta.z))};
+            target1 = hn::IfThenElse(pulls, hn::Mul(bias_rate, Dot(slip, t1)), zero);
+            target2 = hn::IfThenElse(pulls, hn::Mul(bias_rate, Dot(slip, t2)), zero);
+        }
+        const V old1 = load(s.tangent_impulse[p][0]), old2 = load(s.tangent_impulse[p][1]);
+        V total1 = hn::Add(old1, hn::Mul(load(s.tangent_mass[p][0]), hn::Sub(target1, Dot(dv, t1))));
+        V total2 = hn::Add(old2, hn::Mul(load(s.tangent_mass[p][1]), hn::Sub(target2, Dot(dv, t2))));
+        const V limit = hn::Mul(friction, normal_impulse);
+        const V length2 = hn::Add(hn::Mul(total1, total1), hn::Mul(total2, total2));
+        const M clamp = hn::Gt(length2, hn::Mul(limit, limit));
+        const V factor = hn::Div(limit, hn::Sqrt(length2));
+        total1 = hn::IfThenElse(clamp, hn::Mul(total1, factor), total1);
+        total2 = hn::IfThenElse(clamp, hn::Mul(total2, factor), total2);
+        hn::StoreU(hn::IfThenElse(has, total1, old1), d, s.tangent_impulse[p][0] + base);
+        hn::StoreU(hn::IfThenElse(has, total2, old2), d, s.tangent_impulse[p][1] + base);
+        const V change1 = hn::Sub(total1, old1), change2 = hn::Sub(total2, old2);
+        const Vec3 impulse{hn::Add(hn::Mul(change1, t1.x), hn::Mul(change2, t2.x)),
+                           hn::Add(hn::Mul(change1, t1.y), hn::Mul(change2, t2.y)),
+                           hn::Add(hn::Mul(change1, t1.z), hn::Mul(change2, t2.z))};
+        const Vec3 minus{hn::Neg(impulse.x), hn::Neg(impulse.y), hn::Neg(impulse.z)};
+        const M push_a = hn::And(has, own_a), push_b = hn::And(has, own_b);
+        const Vec3 turn_a = Times(inertia_a, Cross(ra, minus)), turn_b = Times(inertia_b, Cross(rb, impulse));
+        va = Select(push_a,
+                    Vec3{hn::Add(va.x, hn::Mul(inv_mass_a, minus.x)), hn::Add(va.y, hn::Mul(inv_mass_a, minus.y)),
+                         hn::Add(va.z, hn::Mul(inv_mass_a, minus.z))},
+                    va);
+        wa = Select(push_a, Vec3{hn::Add(wa.x, turn_a.x), hn::Add(wa.y, turn_a.y), hn::Add(wa.z, turn_a.z)}, wa);
+        vb = Select(push_b,
+                    Vec3{hn::Add(vb.x, hn::Mul(inv_mass_b, impulse.x)), hn::Add(vb.y, hn::Mul(inv_mass_b, impulse.y)),
+                         hn::Add(vb.z, hn::Mul(inv_mass_b, impulse.z))},
+                    vb);
+        wb = Select(push_b, Vec3{hn::Add(wb.x, turn_b.x), hn::Add(wb.y, turn_b.y), hn::Add(wb.z, turn_b.z)}, wb);
+    }
+    store3(va, s.va);
+    store3(wa, s.wa);
+    store3(vb, s.vb);
+    store3(wb, s.wb);
+}
+
+void Friction(FrictionLanes* s, bool use_bias) {
+    const std::size_t n = hn::Lanes(D());
+    for (std::size_t base = 0; base < kNormalLanes; base += n) FrictionAt(*s, base, use_bias);
+}
+
 void NormalPasses(Lanes* s, int passes, float tolerance) {
     const std::size_t n = hn::Lanes(D());
     for (std::size_t base = 0; base < kNormalLanes; base += n) PassesAt(*s, base, passes, tolerance);
@@ -96,6 +206,9 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace tumble::detail {
 HWY_EXPORT(NormalPasses);
+HWY_EXPORT(Friction);
+
+void friction_in_lanes(FrictionLanes& s, bool use_bias) { HWY_DYNAMIC_DISPATCH(Friction)(&s, use_bias); }
 
 void normal_passes_in_lanes(NormalLanes& s, int passes, float tolerance) {
     HWY_DYNAMIC_DISPATCH(NormalPasses)(&s, passes, tolerance);

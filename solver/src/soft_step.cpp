@@ -119,6 +119,19 @@ void clear_lane(NormalLanes& s, int l) {
     s.inv_masses[l] = 0.0f;
     for (int p = 0; p < 4; ++p) clear_point(s, p, l);
 }
+// Lane l of a FrictionLanes with no friction to run: zeros.
+void clear_friction(FrictionLanes& s, int l) {
+    s.count[l] = 0;
+    s.friction[l] = s.bias_rate[l] = s.own_a[l] = s.own_b[l] = s.inv_mass_a[l] = s.inv_mass_b[l] = 0.0f;
+    for (int c = 0; c < 3; ++c)
+        s.t1[c][l] = s.t2[c][l] = s.dx[c][l] = s.va[c][l] = s.wa[c][l] = s.vb[c][l] = s.wb[c][l] = 0.0f;
+    for (int e = 0; e < 9; ++e) s.inv_inertia_a[e][l] = s.inv_inertia_b[e][l] = s.dra[e][l] = s.drb[e][l] = 0.0f;
+    for (int p = 0; p < 4; ++p) {
+        s.normal_impulse[p][l] = 0.0f;
+        for (int j = 0; j < 2; ++j) s.tangent_mass[p][j][l] = s.tangent_impulse[p][j][l] = 0.0f;
+        for (int c = 0; c < 3; ++c) s.ra[p][c][l] = s.rb[p][c][l] = s.fa[p][c][l] = s.fb[p][c][l] = 0.0f;
+    }
+}
 
 // Greedy graph colouring (Box2D v3's constraint graph colours): item i, in order, takes the lowest of `colours` colours
 // that none of its dynamic bodies has yet (`colours` itself when none is free), and the items are then listed colour
@@ -584,11 +597,12 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
     // bias, kBlockPasses without), then friction within the cone of each point's normal impulse.
     auto solve_pass = [&](float t, bool use_bias, bool first_substep) {
         const int passes = use_bias ? kSolveLocalPasses : kBlockPasses;
-        // The visit in three parts: `set_up` works out what the local passes of manifold k start from, the passes
-        // run (here for one manifold, or in SIMD lanes for several that share no dynamic body: normal_passes_in_lanes,
-        // the same operations), and `finish` applies their result to the bodies and runs friction. The visit is
-        // forced inline into each_manifold's loops (GCC called it once per manifold: about 1 % of the solve's
-        // instructions); with -ffp-contract=off inlining changes no result.
+        // The visit in parts: `set_up` works out what the local passes of manifold k start from, the passes run,
+        // `finish_normal` applies their result to the bodies and runs torsional friction, and `point_friction` runs
+        // each point's friction. For one manifold alone they run here; for several that share no dynamic body the
+        // local passes and the point friction run in SIMD lanes with the same operations (normal_passes_in_lanes,
+        // friction_in_lanes; `visit_lanes`). The visit is forced inline into each_manifold's loops (GCC called it once
+        // per manifold: about 1 % of the solve's instructions); with -ffp-contract=off inlining changes no result.
         //
         // The manifold's normal constraints are solved together, without touching the bodies until the end: an
         // impulse change d at point p moves A's angular velocity by -d I_a^-1 (r_ap x n), B's by +d I_b^-1 (r_bp x n),
@@ -636,9 +650,10 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
                 }
             }
         };
-        auto finish = [&](std::uint32_t k, const SoftManifold& m, SoftBody& a, SoftBody& b, float pushed,
-                          const glm::vec3& dw_a, const glm::vec3& dw_b) __attribute__((always_inline)) {
-            const Softness& soft = (a.inv_mass == 0.0f || b.inv_mass == 0.0f) ? static_soft : contact_soft;
+        // The end of manifold k's visit: its local passes' result applied to the bodies, the step's normal impulse,
+        // and torsional friction; true when its point friction is to run (point_friction).
+        auto finish_normal = [&](std::uint32_t k, const SoftManifold& m, SoftBody& a, SoftBody& b, float pushed,
+                                 const glm::vec3& dw_a, const glm::vec3& dw_b) __attribute__((always_inline)) {
             const glm::vec3 n = m.normal;
             SoftPoint* sp = soft_point + 4 * std::size_t{k};
             Now& now = soft_now[k];
@@ -654,7 +669,7 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             // the step's total here rather than in a pass of its own over every point.
             if (!use_bias)
                 for (int p = 0; p < m.count; ++p) sp[p].total_normal_impulse += sp[p].normal_impulse;
-            if (!(m.friction > 0.0f)) return;
+            if (!(m.friction > 0.0f)) return false;
             // Torsional friction of a one-point contact: its point friction cannot resist spin about the normal, so a
             // box pinched at two opposite corners would spin about the line through them for ever (the points lie on
             // the axis and never slip). The relative spin about n is taken out up to a torque of friction times
@@ -672,6 +687,15 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
                     if (b.dynamic) b.w += (total - old) * jb;
                 }
             }
+            return true;
+        };
+        // The point friction of manifold k, after `finish_normal` (friction_in_lanes runs the same operations in SIMD
+        // lanes).
+        auto point_friction = [&](std::uint32_t k, const SoftManifold& m, SoftBody& a, SoftBody& b)
+            __attribute__((always_inline)) {
+            const Softness& soft = (a.inv_mass == 0.0f || b.inv_mass == 0.0f) ? static_soft : contact_soft;
+            SoftPoint* sp = soft_point + 4 * std::size_t{k};
+            const Now& now = soft_now[k];
             const glm::vec3& t1 = m.t1;
             const glm::vec3& t2 = m.t2;
             for (int p = 0; p < m.count; ++p) {
@@ -733,7 +757,55 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
                 }
                 if (largest <= kBlockTolerance) break;
             }
-            finish(k, m, a, b, pushed, dw_a, dw_b);
+            if (finish_normal(k, m, a, b, pushed, dw_a, dw_b)) point_friction(k, m, a, b);
+        };
+        // Lane l of `rubbing` set to manifold k's point friction after finish_normal (`rubs`: it has friction to run;
+        // else the lane runs nothing).
+        auto load_friction = [&](std::uint32_t k, const SoftManifold& m, const SoftBody& a, const SoftBody& b,
+                                 bool rubs, FrictionLanes& rubbing, int l) {
+            if (!rubs) {
+                clear_friction(rubbing, l);
+                return;
+            }
+            const Softness& soft = (a.inv_mass == 0.0f || b.inv_mass == 0.0f) ? static_soft : contact_soft;
+            const SoftPoint* sp = soft_point + 4 * std::size_t{k};
+            const Now& now = soft_now[k];
+            rubbing.count[l] = m.count;
+            rubbing.friction[l] = m.friction;
+            rubbing.bias_rate[l] = soft.bias_rate;
+            rubbing.own_a[l] = m.a != kStillSide ? 1.0f : 0.0f;
+            rubbing.own_b[l] = m.b != kStillSide ? 1.0f : 0.0f;
+            rubbing.inv_mass_a[l] = a.inv_mass;
+            rubbing.inv_mass_b[l] = b.inv_mass;
+            for (int c = 0; c < 3; ++c) {
+                rubbing.t1[c][l] = m.t1[c];
+                rubbing.t2[c][l] = m.t2[c];
+                rubbing.dx[c][l] = now.dx[c];
+                rubbing.va[c][l] = a.v[c];
+                rubbing.wa[c][l] = a.w[c];
+                rubbing.vb[c][l] = b.v[c];
+                rubbing.wb[c][l] = b.w[c];
+                for (int i = 0; i < 3; ++i) {
+                    rubbing.inv_inertia_a[3 * c + i][l] = a.inv_inertia[c][i];
+                    rubbing.inv_inertia_b[3 * c + i][l] = b.inv_inertia[c][i];
+                    rubbing.dra[3 * c + i][l] = a.dr[c][i];
+                    rubbing.drb[3 * c + i][l] = b.dr[c][i];
+                }
+            }
+            for (int p = 0; p < 4; ++p) {
+                const bool has = p < m.count;  // a point it does not have: zeros, computed with and thrown away
+                rubbing.normal_impulse[p][l] = has ? sp[p].normal_impulse : 0.0f;
+                for (int j = 0; j < 2; ++j) {
+                    rubbing.tangent_mass[p][j][l] = has ? sp[p].tangent_mass[j] : 0.0f;
+                    rubbing.tangent_impulse[p][j][l] = has ? sp[p].tangent_impulse[j] : 0.0f;
+                }
+                for (int c = 0; c < 3; ++c) {
+                    rubbing.ra[p][c][l] = has ? now.ra[p][c] : 0.0f;
+                    rubbing.rb[p][c][l] = has ? now.rb[p][c] : 0.0f;
+                    rubbing.fa[p][c][l] = has ? sp[p].fa[c] : 0.0f;
+                    rubbing.fb[p][c][l] = has ? sp[p].fb[c] : 0.0f;
+                }
+            }
         };
         // Manifolds first .. first + n - 1 of one colour, their local passes in SIMD lanes (normal_passes_in_lanes).
         // Those with a kinematic side, or a batch of one, are visited alone.
@@ -743,6 +815,7 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
                 return;
             }
             NormalLanes lanes;
+            FrictionLanes rubbing;
             std::uint32_t k_of[kNormalLanes];
             SoftBody* a_of[kNormalLanes];
             SoftBody* b_of[kNormalLanes];
@@ -796,9 +869,31 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
                     sp[p].approach = lanes.approach[p][l];
                     sp[p].met = lanes.met[p][l] != 0.0f;
                 }
-                finish(k, m, *a_of[l], *b_of[l], lanes.pushed[l],
-                       glm::vec3(lanes.dwa[0][l], lanes.dwa[1][l], lanes.dwa[2][l]),
-                       glm::vec3(lanes.dwb[0][l], lanes.dwb[1][l], lanes.dwb[2][l]));
+                SoftBody& a = *a_of[l];
+                SoftBody& b = *b_of[l];
+                const bool rubs = finish_normal(k, m, a, b, lanes.pushed[l],
+                                                glm::vec3(lanes.dwa[0][l], lanes.dwa[1][l], lanes.dwa[2][l]),
+                                                glm::vec3(lanes.dwb[0][l], lanes.dwb[1][l], lanes.dwb[2][l]));
+                load_friction(k, m, a, b, rubs, rubbing, l);
+            }
+            for (int l = used; l < kNormalLanes; ++l) clear_friction(rubbing, l);
+            friction_in_lanes(rubbing, use_bias);
+            for (int l = 0; l < used; ++l) {
+                if (rubbing.count[l] == 0) continue;
+                SoftPoint* sp = soft_point + 4 * std::size_t{k_of[l]};
+                for (int p = 0; p < rubbing.count[l]; ++p)
+                    sp[p].tangent_impulse =
+                        glm::vec2(rubbing.tangent_impulse[p][0][l], rubbing.tangent_impulse[p][1][l]);
+                for (int c = 0; c < 3; ++c) {  // the velocities of the lane's own bodies (a still side keeps its own)
+                    if (rubbing.own_a[l] != 0.0f) {
+                        a_of[l]->v[c] = rubbing.va[c][l];
+                        a_of[l]->w[c] = rubbing.wa[c][l];
+                    }
+                    if (rubbing.own_b[l] != 0.0f) {
+                        b_of[l]->v[c] = rubbing.vb[c][l];
+                        b_of[l]->w[c] = rubbing.wb[c][l];
+                    }
+                }
             }
         };
         each_manifold_in_lanes(t, visit, visit_lanes);

@@ -104,6 +104,31 @@ struct NormalLanes {
 // point's impulse changed by more than `tolerance` times its effective mass (m/s).
 void normal_passes_in_lanes(NormalLanes& s, int passes, float tolerance);
 
+// The friction of the soft step's solve and relax passes (soft_step.cpp, `point_friction` in `solve_pass`) for up to
+// kNormalLanes manifolds at once, structure of arrays, after their normal impulses and torsional friction: lane l
+// holds manifold l's points p < count[l] (count 0: no friction to run). Per lane, world frame: the friction
+// coefficient, the soft constraint's bias rate (1/s), the tangents t1, t2, the offset dx = x_b - x_a now (metres),
+// and of each side its linear and angular velocity (va, wa, vb, wb: in and out, m/s and rad/s), inverse mass (1/kg),
+// inverse inertia (1 / (kg m^2), column c row i at 3 c + i), turn since the step began (dra, drb, the same layout) and
+// whether it is the lane's own dynamic body (own_a, own_b: 1 or 0; a side that is not takes no impulse and keeps its
+// friction anchor unturned). Per point: the arms to the point of action (ra, rb, metres), the friction anchors as arms
+// (fa, fb), the tangent effective masses (kg), the tangent impulses (N s, in and out) and the normal impulse (N s).
+// Every entry, used or not, must be initialised (the lanes compute with the unused ones and throw the results away).
+struct FrictionLanes {
+    static constexpr int L = kNormalLanes;
+    std::int32_t count[L];
+    float friction[L], bias_rate[L], own_a[L], own_b[L], inv_mass_a[L], inv_mass_b[L];
+    float t1[3][L], t2[3][L], dx[3][L], va[3][L], wa[3][L], vb[3][L], wb[3][L];
+    float inv_inertia_a[9][L], inv_inertia_b[9][L], dra[9][L], drb[9][L];
+    float ra[4][3][L], rb[4][3][L], fa[4][3][L], fb[4][3][L];
+    float tangent_mass[4][2][L], tangent_impulse[4][2][L], normal_impulse[4][L];
+};
+// The point friction of every lane of `s`, the points in order, each lane with exactly the operations, in the same
+// order, of the one-manifold loop in soft_step.cpp (`point_friction`), so with its bits on every instruction set
+// (soft_lanes.cpp). `use_bias`: the solve pass (static friction's anchors pulled together at the bias rate) rather
+// than the relax pass.
+void friction_in_lanes(FrictionLanes& s, bool use_bias);
+
 // The soft step's position pass for up to kMax bodies, one per lane, structure of arrays (soft_positions.cpp). In:
 // position (metres), dp (metres moved since the step began), v (m/s), w (rad/s), q (orientation, rows w x y z), inv
 // (inverse principal moments, 1 / (kg m^2)), start (orientation at the start of the step, w x y z); all world frame.
