@@ -85,10 +85,28 @@ std::vector<Body> cases() {
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
-class PositionPass : public ::testing::Test {
+// Tests that force Highway targets hand the choice back to Highway after them.
+class ForcesTargets : public ::testing::Test {
 protected:
     void TearDown() override { hwy::SetSupportedTargetsForTest(0); }
 };
+class PositionPass : public ForcesTargets {};
+
+// batch(where, first, n) for each of `targets` (forced in turn), every batch size n from 1 to kNormalLanes and every
+// batch of n consecutive items of `count` from `first`; `where` names the target and the size for messages. Stops at
+// the first fatal failure. (Once a target is forced, Highway reports only that one as supported: the list is taken
+// before.)
+template <class Batch>
+void each_batch(const std::vector<std::int64_t>& targets, std::size_t count, Batch&& batch) {
+    for (const std::int64_t target : targets) {
+        hwy::SetSupportedTargetsForTest(target);
+        for (int n = 1; n <= tumble::detail::kNormalLanes; ++n)
+            for (std::size_t first = 0; first + static_cast<std::size_t>(n) <= count; first += n) {
+                batch(std::string(hwy::TargetName(target)) + ", batch of " + std::to_string(n), first, n);
+                if (::testing::Test::HasFatalFailure()) return;
+            }
+    }
+}
 
 TEST_F(PositionPass, LanesGiveTheScalarBitsOnEveryTargetAndBatchSize) {
     const std::vector<Body> bodies = cases();
@@ -243,10 +261,7 @@ void set_lane(NormalLanes& s, int l, const Manifold& m) {
     }
 }
 
-class NormalPasses : public ::testing::Test {
-protected:
-    void TearDown() override { hwy::SetSupportedTargetsForTest(0); }
-};
+class NormalPasses : public ForcesTargets {};
 
 TEST_F(NormalPasses, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
     const std::vector<Manifold> all = manifolds();
@@ -259,41 +274,36 @@ TEST_F(NormalPasses, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
             scalar_passes(m, passes, 1e-6f);
             for (int p = 0; p < m.count; ++p) clamped += m.impulse[p] == 0.0f ? 1 : 0;
         }
-        for (const std::int64_t target : targets) {
-            hwy::SetSupportedTargetsForTest(target);
-            for (int n = 1; n <= tumble::detail::kNormalLanes; ++n) {
-                for (std::size_t first = 0; first + static_cast<std::size_t>(n) <= all.size(); first += n) {
-                    NormalLanes lanes;
-                    for (int l = 0; l < tumble::detail::kNormalLanes; ++l) {
-                        if (l < n) {
-                            set_lane(lanes, l, all[first + static_cast<std::size_t>(l)]);
-                        } else {  // an idle lane, as the soft step leaves it: no points
-                            Manifold idle{};
-                            idle.count = 0;
-                            set_lane(lanes, l, idle);
-                        }
-                    }
-                    tumble::detail::normal_passes_in_lanes(lanes, passes, 1e-6f);
-                    for (int l = 0; l < n; ++l) {
-                        const Manifold& e = expected[first + static_cast<std::size_t>(l)];
-                        const std::string where = std::string(hwy::TargetName(target)) + ", " + std::to_string(passes) +
-                                                  " passes, batch of " + std::to_string(n) + ", manifold " +
-                                                  std::to_string(first + static_cast<std::size_t>(l));
-                        ASSERT_TRUE(same_bits(lanes.pushed[l], e.pushed)) << where << ", pushed";
-                        for (int c = 0; c < 3; ++c) {
-                            ASSERT_TRUE(same_bits(lanes.dwa[c][l], e.dw_a[c])) << where << ", dw_a " << c;
-                            ASSERT_TRUE(same_bits(lanes.dwb[c][l], e.dw_b[c])) << where << ", dw_b " << c;
-                        }
-                        for (int p = 0; p < e.count; ++p) {
-                            ASSERT_TRUE(same_bits(lanes.impulse[p][l], e.impulse[p])) << where << ", impulse " << p;
-                            ASSERT_TRUE(same_bits(lanes.approach[p][l], e.approach[p])) << where << ", approach " << p;
-                            ASSERT_EQ(lanes.met[p][l] != 0.0f, e.met[p]) << where << ", met " << p;
-                        }
-                        ++compared;
-                    }
+        each_batch(targets, all.size(), [&](const std::string& batch, std::size_t first, int n) {
+            NormalLanes lanes;
+            for (int l = 0; l < tumble::detail::kNormalLanes; ++l) {
+                if (l < n) {
+                    set_lane(lanes, l, all[first + static_cast<std::size_t>(l)]);
+                } else {  // an idle lane, as the soft step leaves it: no points
+                    Manifold idle{};
+                    idle.count = 0;
+                    set_lane(lanes, l, idle);
                 }
             }
-        }
+            tumble::detail::normal_passes_in_lanes(lanes, passes, 1e-6f);
+            for (int l = 0; l < n; ++l) {
+                const Manifold& e = expected[first + static_cast<std::size_t>(l)];
+                const std::string where = batch + ", " + std::to_string(passes) + " passes, manifold " +
+                                          std::to_string(first + static_cast<std::size_t>(l));
+                ASSERT_TRUE(same_bits(lanes.pushed[l], e.pushed)) << where << ", pushed";
+                for (int c = 0; c < 3; ++c) {
+                    ASSERT_TRUE(same_bits(lanes.dwa[c][l], e.dw_a[c])) << where << ", dw_a " << c;
+                    ASSERT_TRUE(same_bits(lanes.dwb[c][l], e.dw_b[c])) << where << ", dw_b " << c;
+                }
+                for (int p = 0; p < e.count; ++p) {
+                    ASSERT_TRUE(same_bits(lanes.impulse[p][l], e.impulse[p])) << where << ", impulse " << p;
+                    ASSERT_TRUE(same_bits(lanes.approach[p][l], e.approach[p])) << where << ", approach " << p;
+                    ASSERT_EQ(lanes.met[p][l] != 0.0f, e.met[p]) << where << ", met " << p;
+                }
+                ++compared;
+            }
+        });
+        ASSERT_FALSE(HasFatalFailure());
         // How many of the manifolds stop before the last pass (the lanes must stop each at its own pass).
         for (const Manifold& m : all) {
             Manifold once = m, twice = m;
@@ -414,40 +424,14 @@ void set_lane(FrictionLanes& s, int l, const Rubbing& m) {
     s.own_b[l] = m.own_b ? 1.0f : 0.0f;
     s.inv_mass_a[l] = m.inv_mass_a;
     s.inv_mass_b[l] = m.inv_mass_b;
-    for (int c = 0; c < 3; ++c) {
-        s.t1[c][l] = m.t1[c];
-        s.t2[c][l] = m.t2[c];
-        s.dx[c][l] = m.dx[c];
-        s.va[c][l] = m.va[c];
-        s.wa[c][l] = m.wa[c];
-        s.vb[c][l] = m.vb[c];
-        s.wb[c][l] = m.wb[c];
-        for (int i = 0; i < 3; ++i) {
-            s.inv_inertia_a[3 * c + i][l] = m.inertia_a[c][i];
-            s.inv_inertia_b[3 * c + i][l] = m.inertia_b[c][i];
-            s.dra[3 * c + i][l] = m.dra[c][i];
-            s.drb[3 * c + i][l] = m.drb[c][i];
-        }
-    }
-    for (int p = 0; p < 4; ++p) {
-        s.normal_impulse[p][l] = m.normal_impulse[p];
-        for (int j = 0; j < 2; ++j) {
-            s.tangent_mass[p][j][l] = m.tangent_mass[p][j];
-            s.tangent_impulse[p][j][l] = m.tangent_impulse[p][j];
-        }
-        for (int c = 0; c < 3; ++c) {
-            s.ra[p][c][l] = m.ra[p][c];
-            s.rb[p][c][l] = m.rb[p][c];
-            s.fa[p][c][l] = m.fa[p][c];
-            s.fb[p][c][l] = m.fb[p][c];
-        }
-    }
+    tumble::detail::set_friction_frame(s, l, m.t1, m.t2, m.dx, m.va, m.wa, m.vb, m.wb, m.inertia_a, m.inertia_b, m.dra,
+                                       m.drb);
+    for (int p = 0; p < 4; ++p)
+        tumble::detail::set_friction_point(s, l, p, m.ra[p], m.rb[p], m.fa[p], m.fb[p], m.tangent_mass[p],
+                                           m.tangent_impulse[p], m.normal_impulse[p]);
 }
 
-class FrictionPass : public ::testing::Test {
-protected:
-    void TearDown() override { hwy::SetSupportedTargetsForTest(0); }
-};
+class FrictionPass : public ForcesTargets {};
 
 TEST_F(FrictionPass, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
     const std::vector<Rubbing> all = rubbings();
@@ -465,43 +449,37 @@ TEST_F(FrictionPass, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
                                ? 1
                                : 0;
         }
-        for (const std::int64_t target : targets) {
-            hwy::SetSupportedTargetsForTest(target);
-            for (int n = 1; n <= tumble::detail::kNormalLanes; ++n) {
-                for (std::size_t first = 0; first + static_cast<std::size_t>(n) <= all.size(); first += n) {
-                    FrictionLanes lanes;
-                    for (int l = 0; l < tumble::detail::kNormalLanes; ++l) {
-                        Rubbing idle{};
-                        idle.count = 0;
-                        for (int p = 0; p < 4; ++p) {  // as the soft step leaves an idle lane: zeros
-                            idle.ra[p] = idle.rb[p] = idle.fa[p] = idle.fb[p] = glm::vec3(0.0f);
-                            idle.tangent_mass[p] = idle.tangent_impulse[p] = glm::vec2(0.0f);
-                            idle.normal_impulse[p] = 0.0f;
-                        }
-                        set_lane(lanes, l, l < n ? all[first + static_cast<std::size_t>(l)] : idle);
-                    }
-                    tumble::detail::friction_in_lanes(lanes, use_bias);
-                    for (int l = 0; l < n; ++l) {
-                        const Rubbing& e = expected[first + static_cast<std::size_t>(l)];
-                        const std::string where = std::string(hwy::TargetName(target)) +
-                                                  (use_bias ? ", solve pass" : ", relax pass") + ", batch of " +
-                                                  std::to_string(n) + ", manifold " +
-                                                  std::to_string(first + static_cast<std::size_t>(l));
-                        for (int c = 0; c < 3; ++c) {
-                            ASSERT_TRUE(same_bits(lanes.va[c][l], e.va[c])) << where << ", va " << c;
-                            ASSERT_TRUE(same_bits(lanes.wa[c][l], e.wa[c])) << where << ", wa " << c;
-                            ASSERT_TRUE(same_bits(lanes.vb[c][l], e.vb[c])) << where << ", vb " << c;
-                            ASSERT_TRUE(same_bits(lanes.wb[c][l], e.wb[c])) << where << ", wb " << c;
-                        }
-                        for (int p = 0; p < e.count; ++p)
-                            for (int j = 0; j < 2; ++j)
-                                ASSERT_TRUE(same_bits(lanes.tangent_impulse[p][j][l], e.tangent_impulse[p][j]))
-                                    << where << ", tangent impulse " << p << j;
-                        ++compared;
-                    }
+        each_batch(targets, all.size(), [&](const std::string& batch, std::size_t first, int n) {
+            FrictionLanes lanes;
+            for (int l = 0; l < tumble::detail::kNormalLanes; ++l) {
+                Rubbing idle{};
+                idle.count = 0;
+                for (int p = 0; p < 4; ++p) {  // as the soft step leaves an idle lane: zeros
+                    idle.ra[p] = idle.rb[p] = idle.fa[p] = idle.fb[p] = glm::vec3(0.0f);
+                    idle.tangent_mass[p] = idle.tangent_impulse[p] = glm::vec2(0.0f);
+                    idle.normal_impulse[p] = 0.0f;
                 }
+                set_lane(lanes, l, l < n ? all[first + static_cast<std::size_t>(l)] : idle);
             }
-        }
+            tumble::detail::friction_in_lanes(lanes, use_bias);
+            for (int l = 0; l < n; ++l) {
+                const Rubbing& e = expected[first + static_cast<std::size_t>(l)];
+                const std::string where = batch + (use_bias ? ", solve pass" : ", relax pass") + ", manifold " +
+                                          std::to_string(first + static_cast<std::size_t>(l));
+                for (int c = 0; c < 3; ++c) {
+                    ASSERT_TRUE(same_bits(lanes.va[c][l], e.va[c])) << where << ", va " << c;
+                    ASSERT_TRUE(same_bits(lanes.wa[c][l], e.wa[c])) << where << ", wa " << c;
+                    ASSERT_TRUE(same_bits(lanes.vb[c][l], e.vb[c])) << where << ", vb " << c;
+                    ASSERT_TRUE(same_bits(lanes.wb[c][l], e.wb[c])) << where << ", wb " << c;
+                }
+                for (int p = 0; p < e.count; ++p)
+                    for (int j = 0; j < 2; ++j)
+                        ASSERT_TRUE(same_bits(lanes.tangent_impulse[p][j][l], e.tangent_impulse[p][j]))
+                            << where << ", tangent impulse " << p << j;
+                ++compared;
+            }
+        });
+        ASSERT_FALSE(HasFatalFailure());
     }
     // Every target ran every manifold through batches of every size; the cases reach the friction cone's limit.
     EXPECT_GT(compared, targets.size() * 2 * 8 * 550);

@@ -123,14 +123,11 @@ void clear_lane(NormalLanes& s, int l) {
 void clear_friction(FrictionLanes& s, int l) {
     s.count[l] = 0;
     s.friction[l] = s.bias_rate[l] = s.own_a[l] = s.own_b[l] = s.inv_mass_a[l] = s.inv_mass_b[l] = 0.0f;
-    for (int c = 0; c < 3; ++c)
-        s.t1[c][l] = s.t2[c][l] = s.dx[c][l] = s.va[c][l] = s.wa[c][l] = s.vb[c][l] = s.wb[c][l] = 0.0f;
-    for (int e = 0; e < 9; ++e) s.inv_inertia_a[e][l] = s.inv_inertia_b[e][l] = s.dra[e][l] = s.drb[e][l] = 0.0f;
-    for (int p = 0; p < 4; ++p) {
-        s.normal_impulse[p][l] = 0.0f;
-        for (int j = 0; j < 2; ++j) s.tangent_mass[p][j][l] = s.tangent_impulse[p][j][l] = 0.0f;
-        for (int c = 0; c < 3; ++c) s.ra[p][c][l] = s.rb[p][c][l] = s.fa[p][c][l] = s.fb[p][c][l] = 0.0f;
-    }
+    const glm::vec3 zero(0.0f);
+    const glm::mat3 none(0.0f);
+    set_friction_frame(s, l, zero, zero, zero, zero, zero, zero, zero, none, none, none, none);
+    for (int p = 0; p < 4; ++p)
+        set_friction_point(s, l, p, zero, zero, zero, zero, glm::vec2(0.0f), glm::vec2(0.0f), 0.0f);
 }
 
 // Greedy graph colouring (Box2D v3's constraint graph colours): item i, in order, takes the lowest of `colours` colours
@@ -777,33 +774,17 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             rubbing.own_b[l] = m.b != kStillSide ? 1.0f : 0.0f;
             rubbing.inv_mass_a[l] = a.inv_mass;
             rubbing.inv_mass_b[l] = b.inv_mass;
-            for (int c = 0; c < 3; ++c) {
-                rubbing.t1[c][l] = m.t1[c];
-                rubbing.t2[c][l] = m.t2[c];
-                rubbing.dx[c][l] = now.dx[c];
-                rubbing.va[c][l] = a.v[c];
-                rubbing.wa[c][l] = a.w[c];
-                rubbing.vb[c][l] = b.v[c];
-                rubbing.wb[c][l] = b.w[c];
-                for (int i = 0; i < 3; ++i) {
-                    rubbing.inv_inertia_a[3 * c + i][l] = a.inv_inertia[c][i];
-                    rubbing.inv_inertia_b[3 * c + i][l] = b.inv_inertia[c][i];
-                    rubbing.dra[3 * c + i][l] = a.dr[c][i];
-                    rubbing.drb[3 * c + i][l] = b.dr[c][i];
-                }
-            }
+            set_friction_frame(rubbing, l, m.t1, m.t2, now.dx, a.v, a.w, b.v, b.w, a.inv_inertia, b.inv_inertia, a.dr,
+                               b.dr);
+            const glm::vec3 zero(0.0f);
             for (int p = 0; p < 4; ++p) {
-                const bool has = p < m.count;  // a point it does not have: zeros, computed with and thrown away
-                rubbing.normal_impulse[p][l] = has ? sp[p].normal_impulse : 0.0f;
-                for (int j = 0; j < 2; ++j) {
-                    rubbing.tangent_mass[p][j][l] = has ? sp[p].tangent_mass[j] : 0.0f;
-                    rubbing.tangent_impulse[p][j][l] = has ? sp[p].tangent_impulse[j] : 0.0f;
-                }
-                for (int c = 0; c < 3; ++c) {
-                    rubbing.ra[p][c][l] = has ? now.ra[p][c] : 0.0f;
-                    rubbing.rb[p][c][l] = has ? now.rb[p][c] : 0.0f;
-                    rubbing.fa[p][c][l] = has ? sp[p].fa[c] : 0.0f;
-                    rubbing.fb[p][c][l] = has ? sp[p].fb[c] : 0.0f;
+                if (p < m.count) {
+                    const SoftPoint& c = sp[p];
+                    set_friction_point(rubbing, l, p, now.ra[p], now.rb[p], c.fa, c.fb,
+                                       glm::vec2(c.tangent_mass[0], c.tangent_mass[1]), c.tangent_impulse,
+                                       c.normal_impulse);
+                } else {  // a point it does not have: zeros, computed with and thrown away
+                    set_friction_point(rubbing, l, p, zero, zero, zero, zero, glm::vec2(0.0f), glm::vec2(0.0f), 0.0f);
                 }
             }
         };

@@ -123,6 +123,43 @@ struct FrictionLanes {
     float ra[4][3][L], rb[4][3][L], fa[4][3][L], fb[4][3][L];
     float tangent_mass[4][2][L], tangent_impulse[4][2][L], normal_impulse[4][L];
 };
+// Lane l's tangents, offset and sides (frames and units as FrictionLanes; matrices as GLM's columns).
+inline void set_friction_frame(FrictionLanes& s, int l, const glm::vec3& t1, const glm::vec3& t2, const glm::vec3& dx,
+                               const glm::vec3& va, const glm::vec3& wa, const glm::vec3& vb, const glm::vec3& wb,
+                               const glm::mat3& inv_inertia_a, const glm::mat3& inv_inertia_b, const glm::mat3& dra,
+                               const glm::mat3& drb) {
+    for (int c = 0; c < 3; ++c) {
+        s.t1[c][l] = t1[c];
+        s.t2[c][l] = t2[c];
+        s.dx[c][l] = dx[c];
+        s.va[c][l] = va[c];
+        s.wa[c][l] = wa[c];
+        s.vb[c][l] = vb[c];
+        s.wb[c][l] = wb[c];
+        for (int i = 0; i < 3; ++i) {
+            s.inv_inertia_a[3 * c + i][l] = inv_inertia_a[c][i];
+            s.inv_inertia_b[3 * c + i][l] = inv_inertia_b[c][i];
+            s.dra[3 * c + i][l] = dra[c][i];
+            s.drb[3 * c + i][l] = drb[c][i];
+        }
+    }
+}
+// Point p of lane l (frames and units as FrictionLanes).
+inline void set_friction_point(FrictionLanes& s, int l, int p, const glm::vec3& ra, const glm::vec3& rb,
+                               const glm::vec3& fa, const glm::vec3& fb, const glm::vec2& tangent_mass,
+                               const glm::vec2& tangent_impulse, float normal_impulse) {
+    s.normal_impulse[p][l] = normal_impulse;
+    for (int j = 0; j < 2; ++j) {
+        s.tangent_mass[p][j][l] = tangent_mass[j];
+        s.tangent_impulse[p][j][l] = tangent_impulse[j];
+    }
+    for (int c = 0; c < 3; ++c) {
+        s.ra[p][c][l] = ra[c];
+        s.rb[p][c][l] = rb[c];
+        s.fa[p][c][l] = fa[c];
+        s.fb[p][c][l] = fb[c];
+    }
+}
 // The point friction of every lane of `s`, the points in order, each lane with exactly the operations, in the same
 // order, of the one-manifold loop in soft_step.cpp (`point_friction`), so with its bits on every instruction set
 // (soft_lanes.cpp). `use_bias`: the solve pass (static friction's anchors pulled together at the bias rate) rather
