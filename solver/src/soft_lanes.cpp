@@ -1,7 +1,8 @@
-// The soft step's local passes over the normal constraints of several manifolds in SIMD lanes (solver_internal.hpp,
-// NormalLanes): the same operations, in the same order, as the one-manifold loop of soft_step.cpp (`visit` in
-// `solve_pass`), one manifold per lane, so that every lane's result has the bits that loop gives. Where that loop skips
-// the rest of a point whose impulse did not change, and stops a manifold's passes, the lanes keep their values instead
+// The soft step's local passes over the normal constraints of several manifolds, and their point friction, in SIMD
+// lanes (solver_internal.hpp, NormalLanes and FrictionLanes): the same operations, in the same order, as the
+// one-manifold loops of soft_step.cpp (`visit` and `point_friction` in `solve_pass`), one manifold per lane, so that
+// every lane's result has the bits those loops give. Where a loop skips the rest of a point whose impulse did not
+// change, stops a manifold's passes, or leaves a body that does not move alone, the lanes keep their values instead
 // (the dot products are glm::dot's (x + y) + z; std::max(x, 0) is x < 0 ? 0 : x). Highway compiles it for
 // every x86 target (this file is included once per target by hwy/foreach_target.h) and picks one at run time; IEEE
 // single-precision products, sums and quotients round the same in a vector lane as in a scalar register, and the build
