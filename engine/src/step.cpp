@@ -375,12 +375,15 @@ ContactManifold World::Impl::kept_manifold(const CarriedManifold& kept, std::uin
     return out;
 }
 
-float World::Impl::solved_motion(std::uint32_t k) const {
+glm::vec3 World::Impl::solved_displacement(std::uint32_t k) const {
+    return scratch.solver_bodies[k].position - state.bodies[scratch.solver_slot[k]].position;
+}
+
+float World::Impl::solved_turn(std::uint32_t k) const {
     const Body& start = state.bodies[scratch.solver_slot[k]];
-    const SolverBody& end = scratch.solver_bodies[k];
-    const glm::quat turn = end.orientation * glm::conjugate(start.orientation);
+    const glm::quat turn = scratch.solver_bodies[k].orientation * glm::conjugate(start.orientation);
     const float angle = 2.0f * std::atan2(glm::length(glm::vec3(turn.x, turn.y, turn.z)), std::abs(turn.w));
-    return glm::length(end.position - start.position) + angle * glm::length(start.half_extents);
+    return angle * glm::length(start.half_extents);
 }
 
 // Stage 3. One manifold per candidate whose shapes are within the speculative margin at the start of the step: the
@@ -452,6 +455,17 @@ void World::Impl::narrowphase_stage() {
         return (glm::length(s.velocity) + glm::length(s.angular_velocity) * glm::length(half_extents_of(k))) *
                scratch.dt;
     };
+    // The same for a body pair, its translation taken relative: a pair that moves together keeps its manifold (the
+    // points' anchors are in the bodies' frames and the gaps are worked out anew; the normal, in the world frame, is
+    // kept, so each body's turn counts whole).
+    auto pair_coast_of = [&](std::uint32_t a, std::uint32_t b) {
+        const SolverBody& sa = scratch.solver_bodies[a];
+        const SolverBody& sb = scratch.solver_bodies[b];
+        return (glm::length(sb.velocity - sa.velocity) +
+                (glm::length(sa.angular_velocity) * glm::length(half_extents_of(a)) +
+                 glm::length(sb.angular_velocity) * glm::length(half_extents_of(b)))) *
+               scratch.dt;
+    };
     // Whether step body k's manifolds of the last step may be kept: not swept for CCD, not posed by the API since.
     auto may_keep = [&](std::uint32_t k) {
         return !state.bodies[scratch.solver_slot[k]].moved_by_api && !swept_for_ccd(k);
@@ -468,7 +482,7 @@ void World::Impl::narrowphase_stage() {
             const Body& B = state.bodies[scratch.solver_slot[p.b]];
             if (reuse > 0.0f && may_keep(p.a) && may_keep(p.b))
                 if (const CarriedManifold* kept =
-                        kept_of({A.sequence, B.sequence, 0}, 0, coast_of(p.a) + coast_of(p.b), last)) {
+                        kept_of({A.sequence, B.sequence, 0}, 0, pair_coast_of(p.a, p.b), last)) {
                     out = kept_manifold(*kept, p.a, p.b, combined_friction(A.friction, B.friction),
                                         combined_restitution(A.restitution, B.restitution));
                     drift = kept->drift;
@@ -683,9 +697,15 @@ void World::Impl::cache_contacts() {
     if (reuse)
         parallel().for_each_chunk(scratch.solver_bodies.size(), 512, [&](std::size_t begin, std::size_t end) {
             for (std::size_t k = begin; k < end; ++k)
-                scratch.body_distance[k] = solved_motion(static_cast<std::uint32_t>(k));
+                scratch.body_distance[k] = solved_turn(static_cast<std::uint32_t>(k));
         });
-    const float* const moved = scratch.body_distance.data();
+    const float* const turned = scratch.body_distance.data();
+    // A manifold's motion in the step: with a triangle, its body's displacement plus its turn; between two bodies, the
+    // displacement of B relative to A plus both turns (kept_of, pair_coast_of).
+    auto moved = [&](const ContactManifold& m) {
+        if (m.b == kStaticGeometry) return glm::length(solved_displacement(m.a)) + turned[m.a];
+        return glm::length(solved_displacement(m.b) - solved_displacement(m.a)) + (turned[m.a] + turned[m.b]);
+    };
     cache.keys.clear();
     cache.manifolds.clear();
     cache.pairs = 0;
@@ -717,7 +737,7 @@ void World::Impl::cache_contacts() {
             carried.keep = static_cast<std::uint8_t>(kKeepable | (m.negative ? kNegative : 0));
             carried.axis = static_cast<std::int16_t>(m.axis);
             carried.normal = m.normal;
-            carried.drift = scratch.manifold_drift[i] + moved[m.a] + (m.b == kStaticGeometry ? 0.0f : moved[m.b]);
+            carried.drift = scratch.manifold_drift[i] + moved(m);
         }
         if (soft)
             std::copy(warm.begin(), warm.end(),

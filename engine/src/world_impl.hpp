@@ -245,7 +245,7 @@ struct World::Impl {
         std::vector<std::uint8_t> candidate_found;    // ... and whether it has one (2: kept from the last step)
         std::vector<float> wave_drift;                // ... and, kept, how far its bodies moved since it was found
         // Per step body, a distance: in the narrowphase its speculative margin (margin_of), then in cache_contacts its
-        // solved motion (solved_motion, kept manifolds on).
+        // solved turn (solved_turn, kept manifolds on).
         std::vector<float> body_distance;
         std::vector<ProxyId> proxy_ids;    // update_active_proxies: one wave's proxies (fixed size, not per body)
         std::vector<Aabb> proxy_boxes;     // ... and their new boxes
@@ -391,9 +391,11 @@ struct World::Impl {
     // anchors across them worked out at the bodies' start poses as to_solver does.
     ContactManifold kept_manifold(const CarriedManifold& kept, std::uint32_t a, std::uint32_t b, float friction,
                                   float restitution) const;
-    // How far step body k's farthest point can have moved in the step once solved: its centre's displacement plus
-    // the turn's angle times its half diagonal (metres; 0 for a body the step holds fixed).
-    float solved_motion(std::uint32_t k) const;
+    // Step body k's motion in the step once solved (0 for a body the step holds fixed): its centre's displacement
+    // (world frame, metres), and how far its turn can have moved its farthest point from the centre, the turn's angle
+    // times its half diagonal (metres).
+    glm::vec3 solved_displacement(std::uint32_t k) const;
+    float solved_turn(std::uint32_t k) const;
     // Gives the new manifolds' points what the same feature pair in the last step's manifold of the same pair held
     // (state.contact_cache): its friction anchors where it was stuck, and its warm-start forces.
     void carry_contacts();

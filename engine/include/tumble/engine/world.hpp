@@ -149,7 +149,10 @@ struct WorldSettings {
     /// Kept manifolds (metres, >= 0; 0: off; read by SolverMethod::soft_step only). A contact manifold of one step is
     /// kept for the next instead of being found again while its two bodies' motion since the narrowphase found it,
     /// plus how far their velocities at the start of the step carry them in it, stays under this distance. Motion is
-    /// summed over the steps since: each body's centre displacement plus its turn (radians) times its half diagonal.
+    /// summed over the steps since: with a mesh triangle, the body's centre displacement plus its turn (radians) times
+    /// its half diagonal; between two bodies, B's centre displacement relative to A's plus each body's turn times its
+    /// half diagonal (a stack carried along together keeps its manifolds; the normal, in the world frame, does not
+    /// turn, so turns count whole).
     /// A kept manifold keeps its normal, feature ids and points (fixed on each body; the gaps are taken anew at the
     /// bodies' poses), and its friction and restitution are combined anew. Candidates without a kept manifold are
     /// tested as always, so a contact that comes into reach is never missed; what a kept manifold can miss is how
