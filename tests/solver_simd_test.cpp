@@ -487,3 +487,289 @@ TEST_F(FrictionPass, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
 }
 
 }  // namespace
+
+namespace {
+
+using tumble::detail::SetUpLanes;
+
+// One manifold's set-up and finish as soft_step.cpp's `set_up` (with `locate`) and `finish_normal` run them (their code,
+// on this struct): the reference set_up_in_lanes and finish_in_lanes must give bit for bit. A side that is not `own` is
+// a body that does not move (no turn, no impulse).
+struct Visit {
+    int count = 1;
+    bool own_a = true, own_b = true;
+    float inv_mass_a = 0.0f, inv_mass_b = 0.0f, friction = 0.5f, bias_rate = 0.0f, mass_scale = 1.0f,
+          impulse_scale = 0.0f, twist = 0.0f;
+    glm::vec3 n{0.0f, 0.0f, 1.0f}, offset{0.0f}, dpa{0.0f}, dpb{0.0f}, dx{0.0f}, va{0.0f}, wa{0.0f}, vb{0.0f}, wb{0.0f};
+    glm::mat3 inertia_a{0.0f}, inertia_b{0.0f}, dra{1.0f}, drb{1.0f};
+    glm::vec3 arm_a[4], arm_b[4], ra[4], rb[4], ia[4], ib[4], ua[4], ub[4];
+    float separation[4], s[4], normal_mass[4], impulse[4], vn0[4], bias[4], gain[4], scale[4];
+    float inv_masses = 0.0f;
+    // The local passes' result that finish_normal applies.
+    float pushed = 0.0f;
+    glm::vec3 dwa{0.0f}, dwb{0.0f};
+};
+
+void scalar_set_up(Visit& m, bool locate, bool fresh, bool use_bias, float inv_h, float max_push) {
+    m.inv_masses = m.inv_mass_a + m.inv_mass_b;
+    if (locate) {
+        m.dx = m.offset + (m.dpb - m.dpa);
+        for (int p = 0; p < m.count; ++p) {
+            const glm::vec3 pra = m.own_a ? m.dra * m.arm_a[p] : m.arm_a[p];
+            const glm::vec3 prb = m.own_b ? m.drb * m.arm_b[p] : m.arm_b[p];
+            m.s[p] = glm::dot(m.dx + prb - pra, m.n) + m.separation[p];
+            m.ra[p] = 0.5f * (pra + prb + m.dx);
+            m.rb[p] = m.ra[p] - m.dx;
+        }
+    }
+    for (int p = 0; p < m.count; ++p) {
+        m.ua[p] = glm::cross(m.ra[p], m.n);
+        m.ub[p] = glm::cross(m.rb[p], m.n);
+        if (fresh) {
+            m.ia[p] = m.own_a ? m.inertia_a * m.ua[p] : glm::vec3(0.0f);
+            m.ib[p] = m.own_b ? m.inertia_b * m.ub[p] : glm::vec3(0.0f);
+        }
+        m.vn0[p] = glm::dot((m.vb + glm::cross(m.wb, m.rb[p])) - (m.va + glm::cross(m.wa, m.ra[p])), m.n);
+        const float sep = m.s[p];
+        m.bias[p] = 0.0f;
+        m.gain[p] = -m.normal_mass[p];
+        m.scale[p] = 0.0f;
+        if (sep > 0.0f) {
+            m.bias[p] = sep * inv_h;
+        } else if (use_bias) {
+            m.bias[p] = std::max(m.bias_rate * sep, -max_push);
+            m.gain[p] = -m.normal_mass[p] * m.mass_scale;
+            m.scale[p] = m.impulse_scale;
+        }
+    }
+}
+
+void scalar_finish(Visit& m, float torsion_radius) {
+    if (m.own_a) {
+        m.va -= (m.inv_mass_a * m.pushed) * m.n;
+        m.wa += m.dwa;
+    }
+    if (m.own_b) {
+        m.vb += (m.inv_mass_b * m.pushed) * m.n;
+        m.wb += m.dwb;
+    }
+    if (!(m.friction > 0.0f) || m.count != 1) return;
+    const float limit = m.friction * torsion_radius * m.impulse[0];
+    const glm::vec3 ja = m.own_a ? m.inertia_a * m.n : glm::vec3(0.0f);
+    const glm::vec3 jb = m.own_b ? m.inertia_b * m.n : glm::vec3(0.0f);
+    const float k = glm::dot(m.n, ja) + glm::dot(m.n, jb);
+    if (!(k > 0.0f)) return;
+    const float old = m.twist;
+    const float total = std::clamp(old - glm::dot(m.wb - m.wa, m.n) / k, -limit, limit);
+    m.twist = total;
+    if (m.own_a) m.wa -= (total - old) * ja;
+    if (m.own_b) m.wb += (total - old) * jb;
+}
+
+// Manifolds of 1-4 points between two moving bodies or a body and a side that does not move, turned bodies,
+// speculative points (separation > 0), overlaps pushed out at the speed limit and below it, points with and without
+// friction, and one-point contacts whose torsional friction reaches its limit or not.
+std::vector<Visit> visits() {
+    std::mt19937 rng(20261201);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f), mass(0.05f, 20.0f);
+    auto vec = [&](float scale) { return glm::vec3(u(rng), u(rng), u(rng)) * scale; };
+    auto inertia = [&]() {
+        const glm::mat3 r = glm::mat3_cast(random_rotation(rng));
+        const glm::vec3 d(1.0f / mass(rng), 1.0f / mass(rng), 1.0f / mass(rng));
+        return glm::mat3(r[0] * d.x, r[1] * d.y, r[2] * d.z) * glm::transpose(r);
+    };
+    std::vector<Visit> out;
+    for (int i = 0; i < 600; ++i) {
+        Visit m;
+        m.count = i % 3 == 0 ? 1 : 1 + i % 4;
+        m.own_a = i % 3 != 1;
+        m.own_b = i % 5 != 0 || !m.own_a;
+        m.inv_mass_a = m.own_a ? 1.0f / mass(rng) : 0.0f;
+        m.inv_mass_b = m.own_b ? 1.0f / mass(rng) : 0.0f;
+        m.friction = i % 7 == 0 ? 0.0f : 0.6f;
+        m.bias_rate = 40.0f * (u(rng) + 1.0f);
+        m.mass_scale = 0.5f + 0.4f * u(rng);
+        m.impulse_scale = 0.1f * (u(rng) + 1.0f);
+        m.twist = 0.002f * u(rng);
+        m.n = glm::normalize(vec(1.0f) + glm::vec3(0.0f, 0.0f, 1e-3f));
+        m.offset = vec(1.0f);
+        m.dpa = m.own_a ? vec(0.01f) : glm::vec3(0.0f);
+        m.dpb = m.own_b ? vec(0.01f) : glm::vec3(0.0f);
+        m.dx = vec(1.0f);
+        m.va = m.own_a ? vec(2.0f) : glm::vec3(0.0f);
+        const float spin = i % 6 == 3 ? 1e-4f : (i % 2 == 0 ? 0.05f : 3.0f);  // slow: torsion within its limit
+        m.wa = m.own_a ? vec(spin) : glm::vec3(0.0f);
+        m.vb = m.own_b ? vec(2.0f) : glm::vec3(0.0f);
+        m.wb = m.own_b ? vec(spin) : glm::vec3(0.0f);
+        if (m.own_a) m.inertia_a = inertia();
+        if (m.own_b) m.inertia_b = inertia();
+        if (m.own_a) m.dra = glm::mat3_cast(random_rotation(rng));
+        if (m.own_b) m.drb = glm::mat3_cast(random_rotation(rng));
+        for (int p = 0; p < 4; ++p) {
+            m.arm_a[p] = vec(0.5f);
+            m.arm_b[p] = vec(0.5f);
+            m.ra[p] = vec(0.5f);
+            m.rb[p] = vec(0.5f);
+            m.ia[p] = vec(0.3f);
+            m.ib[p] = vec(0.3f);
+            m.separation[p] = (i + p) % 4 == 0 ? 0.02f * (u(rng) + 1.0f) : -0.05f * (u(rng) + 1.0f);
+            m.s[p] = (i + p) % 5 == 0 ? 0.02f * (u(rng) + 1.0f) : -0.05f * (u(rng) + 1.0f);
+            m.normal_mass[p] = mass(rng);
+            m.impulse[p] = std::abs(u(rng)) * (i % 4 == 0 ? 0.01f : 2.0f);
+        }
+        m.pushed = u(rng);
+        m.dwa = vec(spin < 1e-3f ? 1e-5f : 0.5f);
+        m.dwb = vec(spin < 1e-3f ? 1e-5f : 0.5f);
+        out.push_back(m);
+    }
+    return out;
+}
+
+// Lane l of the three lane structures holding `m` (the entries soft_step.cpp's `load_lane` fills; points `m` does not
+// have: zeros, effective mass 1).
+void set_lane(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, int l, const Visit& m) {
+    u.count[l] = m.count;
+    nl.count[l] = m.count;
+    u.mass_scale[l] = m.mass_scale;
+    u.impulse_scale[l] = m.impulse_scale;
+    u.twist[l] = m.twist;
+    f.count[l] = m.friction > 0.0f ? m.count : 0;
+    f.friction[l] = m.friction;
+    f.bias_rate[l] = m.bias_rate;
+    f.own_a[l] = m.own_a ? 1.0f : 0.0f;
+    f.own_b[l] = m.own_b ? 1.0f : 0.0f;
+    f.inv_mass_a[l] = m.inv_mass_a;
+    f.inv_mass_b[l] = m.inv_mass_b;
+    tumble::detail::set_friction_frame(f, l, glm::vec3(1.0f, 0.0f, 0.0f), glm::vec3(0.0f, 1.0f, 0.0f), m.dx, m.va, m.wa,
+                                       m.vb, m.wb, m.inertia_a, m.inertia_b, m.dra, m.drb);
+    nl.pushed[l] = m.pushed;
+    for (int c = 0; c < 3; ++c) {
+        u.normal[c][l] = m.n[c];
+        u.offset[c][l] = m.offset[c];
+        u.dpa[c][l] = m.dpa[c];
+        u.dpb[c][l] = m.dpb[c];
+        nl.dwa[c][l] = m.dwa[c];
+        nl.dwb[c][l] = m.dwb[c];
+    }
+    const glm::vec3 zero(0.0f);
+    for (int p = 0; p < 4; ++p) {
+        const bool has = p < m.count;
+        tumble::detail::set_friction_point(f, l, p, has ? m.ra[p] : zero, has ? m.rb[p] : zero, zero, zero,
+                                           glm::vec2(0.0f), glm::vec2(0.0f), 0.0f);
+        u.separation[p][l] = has ? m.separation[p] : 0.0f;
+        u.s[p][l] = has ? m.s[p] : 0.0f;
+        nl.normal_mass[p][l] = has ? m.normal_mass[p] : 1.0f;
+        nl.impulse[p][l] = has ? m.impulse[p] : 0.0f;
+        nl.approach[p][l] = nl.met[p][l] = 0.0f;
+        for (int c = 0; c < 3; ++c) {
+            u.arm_a[p][c][l] = has ? m.arm_a[p][c] : 0.0f;
+            u.arm_b[p][c][l] = has ? m.arm_b[p][c] : 0.0f;
+            nl.ia[p][c][l] = has ? m.ia[p][c] : 0.0f;
+            nl.ib[p][c][l] = has ? m.ib[p][c] : 0.0f;
+            nl.ua[p][c][l] = nl.ub[p][c][l] = 0.0f;
+        }
+        nl.vn0[p][l] = nl.bias[p][l] = nl.gain[p][l] = nl.impulse_scale[p][l] = 0.0f;
+    }
+}
+
+class SetUpAndFinish : public ForcesTargets {};
+
+TEST_F(SetUpAndFinish, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
+    const std::vector<Visit> all = visits();
+    const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+    ASSERT_FALSE(targets.empty());
+    const float inv_h = 240.0f, max_push = 3.0f, radius = 0.005f;
+    struct Pass {
+        const char* name;
+        bool locate, fresh, use_bias;
+    };
+    // The solve pass of the first substep and of the later ones, and the relax pass.
+    const Pass passes[] = {{"first solve pass", false, true, true},
+                           {"later solve pass", false, false, true},
+                           {"relax pass", true, true, false}};
+    std::size_t compared = 0, speculative = 0, at_push_limit = 0, twisted = 0, at_twist_limit = 0;
+    for (const Pass& pass : passes) {
+        std::vector<Visit> expected = all;
+        for (Visit& m : expected) {
+            scalar_set_up(m, pass.locate, pass.fresh, pass.use_bias, inv_h, max_push);
+            const float before = m.twist;
+            scalar_finish(m, radius);
+            for (int p = 0; p < m.count; ++p) {
+                speculative += m.s[p] > 0.0f ? 1 : 0;
+                at_push_limit += m.bias[p] == -max_push ? 1 : 0;
+            }
+            twisted += m.twist != before ? 1 : 0;
+            at_twist_limit +=
+                m.twist != before && std::abs(m.twist) == m.friction * radius * m.impulse[0] && m.twist != 0.0f ? 1 : 0;
+        }
+        each_batch(targets, all.size(), [&](const std::string& batch, std::size_t first, int n) {
+            SetUpLanes u;
+            NormalLanes nl;
+            FrictionLanes f;
+            for (int l = 0; l < tumble::detail::kNormalLanes; ++l) {
+                Visit idle{};
+                idle.count = 0;
+                for (int p = 0; p < 4; ++p) {  // an idle lane, as the soft step leaves it: zeros
+                    idle.arm_a[p] = idle.arm_b[p] = idle.ra[p] = idle.rb[p] = idle.ia[p] = idle.ib[p] = glm::vec3(0.0f);
+                    idle.separation[p] = idle.s[p] = idle.impulse[p] = 0.0f;
+                    idle.normal_mass[p] = 1.0f;
+                }
+                set_lane(u, nl, f, l, l < n ? all[first + static_cast<std::size_t>(l)] : idle);
+            }
+            tumble::detail::set_up_in_lanes(u, nl, f, pass.locate, pass.fresh, pass.use_bias, inv_h, max_push);
+            tumble::detail::finish_in_lanes(u, nl, f, radius);
+            for (int l = 0; l < n; ++l) {
+                const Visit& e = expected[first + static_cast<std::size_t>(l)];
+                const std::string where =
+                    batch + ", " + pass.name + ", manifold " + std::to_string(first + static_cast<std::size_t>(l));
+                ASSERT_TRUE(same_bits(nl.inv_masses[l], e.inv_masses)) << where << ", inverse masses";
+                ASSERT_TRUE(same_bits(u.twist[l], e.twist)) << where << ", twist";
+                for (int c = 0; c < 3; ++c) {
+                    ASSERT_TRUE(same_bits(f.va[c][l], e.va[c])) << where << ", va " << c;
+                    ASSERT_TRUE(same_bits(f.wa[c][l], e.wa[c])) << where << ", wa " << c;
+                    ASSERT_TRUE(same_bits(f.vb[c][l], e.vb[c])) << where << ", vb " << c;
+                    ASSERT_TRUE(same_bits(f.wb[c][l], e.wb[c])) << where << ", wb " << c;
+                    if (pass.locate) {
+                        ASSERT_TRUE(same_bits(f.dx[c][l], e.dx[c])) << where << ", dx " << c;
+                    }
+                }
+                for (int p = 0; p < e.count; ++p) {
+                    const std::string at = where + ", point " + std::to_string(p);
+                    ASSERT_TRUE(same_bits(nl.vn0[p][l], e.vn0[p])) << at << ", vn0";
+                    ASSERT_TRUE(same_bits(nl.bias[p][l], e.bias[p])) << at << ", bias";
+                    ASSERT_TRUE(same_bits(nl.gain[p][l], e.gain[p])) << at << ", gain";
+                    ASSERT_TRUE(same_bits(nl.impulse_scale[p][l], e.scale[p])) << at << ", impulse scale";
+                    ASSERT_TRUE(same_bits(f.normal_impulse[p][l], e.impulse[p])) << at << ", normal impulse";
+                    if (pass.locate) {
+                        ASSERT_TRUE(same_bits(u.s[p][l], e.s[p])) << at << ", separation";
+                    }
+                    for (int c = 0; c < 3; ++c) {
+                        ASSERT_TRUE(same_bits(nl.ua[p][c][l], e.ua[p][c])) << at << ", ua " << c;
+                        ASSERT_TRUE(same_bits(nl.ub[p][c][l], e.ub[p][c])) << at << ", ub " << c;
+                        ASSERT_TRUE(same_bits(nl.ia[p][c][l], e.ia[p][c])) << at << ", ia " << c;
+                        ASSERT_TRUE(same_bits(nl.ib[p][c][l], e.ib[p][c])) << at << ", ib " << c;
+                        if (pass.locate) {
+                            ASSERT_TRUE(same_bits(f.ra[p][c][l], e.ra[p][c])) << at << ", ra " << c;
+                            ASSERT_TRUE(same_bits(f.rb[p][c][l], e.rb[p][c])) << at << ", rb " << c;
+                        }
+                    }
+                }
+                ++compared;
+            }
+        });
+        ASSERT_FALSE(HasFatalFailure());
+    }
+    // Every target ran every manifold through batches of every size, in each pass; the cases reach the speculative
+    // points, the push-out speed limit, and torsional friction within and at its limit.
+    std::printf(
+        "[ lanes    ] %zu compared; %zu speculative points, %zu at the push limit, %zu twisted, %zu at the "
+        "twist limit\n",
+        compared, speculative, at_push_limit, twisted, at_twist_limit);
+    EXPECT_GT(compared, targets.size() * 3 * 8 * 550);
+    EXPECT_GT(speculative, 300u);
+    EXPECT_GT(at_push_limit, 100u);
+    EXPECT_GT(twisted - at_twist_limit, 30u);
+    EXPECT_GT(at_twist_limit, 30u);
+}
+
+}  // namespace

@@ -1,9 +1,11 @@
-// The soft step's local passes over the normal constraints of several manifolds, and their point friction, in SIMD
-// lanes (solver_internal.hpp, NormalLanes and FrictionLanes): the same operations, in the same order, as the
-// one-manifold loops of soft_step.cpp (`visit` and `point_friction` in `solve_pass`), one manifold per lane, so that
-// every lane's result has the bits those loops give. Where a loop skips the rest of a point whose impulse did not
-// change, stops a manifold's passes, or leaves a body that does not move alone, the lanes keep their values instead
-// (the dot products are glm::dot's (x + y) + z; std::max(x, 0) is x < 0 ? 0 : x). Highway compiles it for
+// The soft step's visit of several manifolds in SIMD lanes (solver_internal.hpp, SetUpLanes, NormalLanes and
+// FrictionLanes): the set-up of the passes, the local passes over the normal constraints, their end (the bodies'
+// velocities, torsional friction) and the point friction, with the same operations, in the same order, as the
+// one-manifold code of soft_step.cpp (`set_up`, `locate`, `visit`, `finish_normal` and `point_friction` in
+// `solve_pass`), one manifold per lane, so that every lane's result has the bits that code gives. Where it skips the
+// rest of a point whose impulse did not change, stops a manifold's passes, or leaves a body that does not move alone,
+// the lanes keep their values instead (the dot products are glm::dot's (x + y) + z; std::max(x, 0) is
+// x < 0 ? 0 : x). Highway compiles it for
 // every x86 target (this file is included once per target by hwy/foreach_target.h) and picks one at run time; IEEE
 // single-precision products, sums and quotients round the same in a vector lane as in a scalar register, and the build
 // forbids contraction into FMAs (-ffp-contract=off; no MulAdd is used here).
@@ -190,6 +192,159 @@ HWY_INLINE void FrictionAt(FrictionLanes& s, std::size_t base, bool use_bias) {
     store3(wb, s.wb);
 }
 
+HWY_INLINE Vec3 Add3(const Vec3& a, const Vec3& b) { return {hn::Add(a.x, b.x), hn::Add(a.y, b.y), hn::Add(a.z, b.z)}; }
+HWY_INLINE Vec3 Sub3(const Vec3& a, const Vec3& b) { return {hn::Sub(a.x, b.x), hn::Sub(a.y, b.y), hn::Sub(a.z, b.z)}; }
+HWY_INLINE Vec3 Scale3(const V& k, const Vec3& a) { return {hn::Mul(k, a.x), hn::Mul(k, a.y), hn::Mul(k, a.z)}; }
+
+// The lanes base .. base + Lanes(d) - 1: soft_step.cpp's `set_up` and `locate`, each operation as GLM does it there
+// (a.v + cross(a.w, r) for a side's velocity at r; a mat3 times a vec3 as Times; s * v component by component;
+// std::max(x, y) as x < y ? y : x).
+HWY_INLINE void SetUpAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::size_t base, bool locate, bool fresh,
+                        bool use_bias, float inv_h, float max_push) {
+    const D d;
+    const DI di;
+    const V zero = hn::Zero(d), half = hn::Set(d, 0.5f);
+    auto load = [&](const float* row) { return hn::LoadU(d, row + base); };
+    auto load3 = [&](const float(*rows)[kNormalLanes]) { return Vec3{load(rows[0]), load(rows[1]), load(rows[2])}; };
+    auto store3 = [&](const Vec3& v, float(*rows)[kNormalLanes]) {
+        hn::StoreU(v.x, d, rows[0] + base);
+        hn::StoreU(v.y, d, rows[1] + base);
+        hn::StoreU(v.z, d, rows[2] + base);
+    };
+    const V count = hn::ConvertTo(d, hn::LoadU(di, u.count + base));
+    const M own_a = hn::Ne(load(f.own_a), zero), own_b = hn::Ne(load(f.own_b), zero);
+    const Vec3 n = load3(u.normal);
+    const Vec3 va = load3(f.va), wa = load3(f.wa), vb = load3(f.vb), wb = load3(f.wb);
+    V inertia_a[9], inertia_b[9], dra[9], drb[9];
+    for (int e = 0; e < 9; ++e) {
+        inertia_a[e] = load(f.inv_inertia_a[e]);
+        inertia_b[e] = load(f.inv_inertia_b[e]);
+        dra[e] = load(f.dra[e]);
+        drb[e] = load(f.drb[e]);
+    }
+    hn::StoreU(hn::Add(load(f.inv_mass_a), load(f.inv_mass_b)), d, nl.inv_masses + base);
+    Vec3 dx;
+    if (locate) {
+        dx = Add3(load3(u.offset), Sub3(load3(u.dpb), load3(u.dpa)));
+        store3(dx, f.dx);
+    } else {
+        dx = load3(f.dx);
+    }
+    const V bias_rate = load(f.bias_rate), mass_scale = load(u.mass_scale), impulse_scale = load(u.impulse_scale);
+    const V inv_step = hn::Set(d, inv_h), most = hn::Set(d, -max_push);
+    for (int p = 0; p < 4; ++p) {
+        const M has = hn::Lt(hn::Set(d, static_cast<float>(p)), count);
+        Vec3 ra, rb;
+        V sep;
+        if (locate) {
+            const Vec3 arm_a = load3(u.arm_a[p]), arm_b = load3(u.arm_b[p]);
+            const Vec3 pra = Select(own_a, Times(dra, arm_a), arm_a), prb = Select(own_b, Times(drb, arm_b), arm_b);
+            sep = hn::Add(Dot(Sub3(Add3(dx, prb), pra), n), load(u.separation[p]));
+            ra = Scale3(half, Add3(Add3(pra, prb), dx));
+            rb = Sub3(ra, dx);
+            const Vec3 none{zero, zero, zero};
+            ra = Select(has, ra, none);
+            rb = Select(has, rb, none);
+            sep = hn::IfThenElse(has, sep, zero);
+            store3(ra, f.ra[p]);
+            store3(rb, f.rb[p]);
+            hn::StoreU(sep, d, u.s[p] + base);
+        } else {
+            ra = load3(f.ra[p]);
+            rb = load3(f.rb[p]);
+            sep = load(u.s[p]);
+        }
+        const Vec3 ua = Cross(ra, n), ub = Cross(rb, n);
+        const Vec3 none{zero, zero, zero};
+        store3(Select(has, ua, none), nl.ua[p]);
+        store3(Select(has, ub, none), nl.ub[p]);
+        if (fresh) {
+            store3(Select(hn::And(has, own_a), Times(inertia_a, ua), none), nl.ia[p]);
+            store3(Select(hn::And(has, own_b), Times(inertia_b, ub), none), nl.ib[p]);
+        }
+        const V vn0 = Dot(Sub3(Add3(vb, Cross(wb, rb)), Add3(va, Cross(wa, ra))), n);
+        const V mass = load(nl.normal_mass[p]);
+        const M apart = hn::Gt(sep, zero);
+        V bias = hn::IfThenElse(apart, hn::Mul(sep, inv_step), zero);
+        V gain = hn::Neg(mass), scale = zero;
+        if (use_bias) {
+            const M soft = hn::Not(apart);
+            const V push = hn::Mul(bias_rate, sep);
+            bias = hn::IfThenElse(soft, hn::IfThenElse(hn::Lt(push, most), most, push), bias);
+            gain = hn::IfThenElse(soft, hn::Mul(gain, mass_scale), gain);
+            scale = hn::IfThenElse(soft, impulse_scale, zero);
+        }
+        hn::StoreU(hn::IfThenElse(has, vn0, zero), d, nl.vn0[p] + base);
+        hn::StoreU(hn::IfThenElse(has, bias, zero), d, nl.bias[p] + base);
+        hn::StoreU(hn::IfThenElse(has, gain, zero), d, nl.gain[p] + base);
+        hn::StoreU(hn::IfThenElse(has, scale, zero), d, nl.impulse_scale[p] + base);
+    }
+}
+
+// The lanes base .. base + Lanes(d) - 1: soft_step.cpp's `finish_normal` (std::clamp(v, lo, hi) as libstdc++'s
+// std::min(std::max(v, lo), hi)).
+HWY_INLINE void FinishAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::size_t base, float torsion_radius) {
+    const D d;
+    const DI di;
+    const V zero = hn::Zero(d);
+    auto load = [&](const float* row) { return hn::LoadU(d, row + base); };
+    auto load3 = [&](const float(*rows)[kNormalLanes]) { return Vec3{load(rows[0]), load(rows[1]), load(rows[2])}; };
+    auto store3 = [&](const Vec3& v, float(*rows)[kNormalLanes]) {
+        hn::StoreU(v.x, d, rows[0] + base);
+        hn::StoreU(v.y, d, rows[1] + base);
+        hn::StoreU(v.z, d, rows[2] + base);
+    };
+    const V count = hn::ConvertTo(d, hn::LoadU(di, u.count + base));
+    const M own_a = hn::Ne(load(f.own_a), zero), own_b = hn::Ne(load(f.own_b), zero);
+    const Vec3 n = load3(u.normal);
+    const V pushed = load(nl.pushed);
+    Vec3 va = load3(f.va), wa = load3(f.wa), vb = load3(f.vb), wb = load3(f.wb);
+    va = Select(own_a, Sub3(va, Scale3(hn::Mul(load(f.inv_mass_a), pushed), n)), va);
+    wa = Select(own_a, Add3(wa, load3(nl.dwa)), wa);
+    vb = Select(own_b, Add3(vb, Scale3(hn::Mul(load(f.inv_mass_b), pushed), n)), vb);
+    wb = Select(own_b, Add3(wb, load3(nl.dwb)), wb);
+    for (int p = 0; p < 4; ++p) hn::StoreU(load(nl.impulse[p]), d, f.normal_impulse[p] + base);
+    const V friction = load(f.friction);
+    M twists = hn::And(hn::Eq(count, hn::Set(d, 1.0f)), hn::Gt(friction, zero));
+    if (!hn::AllFalse(d, twists)) {
+        V inertia_a[9], inertia_b[9];
+        for (int e = 0; e < 9; ++e) {
+            inertia_a[e] = load(f.inv_inertia_a[e]);
+            inertia_b[e] = load(f.inv_inertia_b[e]);
+        }
+        const V limit = hn::Mul(hn::Mul(friction, hn::Set(d, torsion_radius)), load(nl.impulse[0]));
+        const Vec3 none{zero, zero, zero};
+        const Vec3 ja = Select(own_a, Times(inertia_a, n), none), jb = Select(own_b, Times(inertia_b, n), none);
+        const V k = hn::Add(Dot(n, ja), Dot(n, jb));
+        twists = hn::And(twists, hn::Gt(k, zero));
+        const V old = load(u.twist);
+        const V wanted = hn::Sub(old, hn::Div(Dot(Sub3(wb, wa), n), k));
+        const V low = hn::Neg(limit);
+        const V above = hn::IfThenElse(hn::Lt(wanted, low), low, wanted);
+        const V total = hn::IfThenElse(hn::Lt(limit, above), limit, above);
+        hn::StoreU(hn::IfThenElse(twists, total, old), d, u.twist + base);
+        const V change = hn::Sub(total, old);
+        wa = Select(hn::And(twists, own_a), Sub3(wa, Scale3(change, ja)), wa);
+        wb = Select(hn::And(twists, own_b), Add3(wb, Scale3(change, jb)), wb);
+    }
+    store3(va, f.va);
+    store3(wa, f.wa);
+    store3(vb, f.vb);
+    store3(wb, f.wb);
+}
+
+void SetUp(SetUpLanes* u, NormalLanes* nl, FrictionLanes* f, bool locate, bool fresh, bool use_bias, float inv_h,
+           float max_push) {
+    const std::size_t n = hn::Lanes(D());
+    for (std::size_t base = 0; base < kNormalLanes; base += n)
+        SetUpAt(*u, *nl, *f, base, locate, fresh, use_bias, inv_h, max_push);
+}
+
+void Finish(SetUpLanes* u, NormalLanes* nl, FrictionLanes* f, float torsion_radius) {
+    const std::size_t n = hn::Lanes(D());
+    for (std::size_t base = 0; base < kNormalLanes; base += n) FinishAt(*u, *nl, *f, base, torsion_radius);
+}
+
 void Friction(FrictionLanes* s, bool use_bias) {
     const std::size_t n = hn::Lanes(D());
     for (std::size_t base = 0; base < kNormalLanes; base += n) FrictionAt(*s, base, use_bias);
@@ -208,6 +363,17 @@ HWY_AFTER_NAMESPACE();
 namespace tumble::detail {
 HWY_EXPORT(NormalPasses);
 HWY_EXPORT(Friction);
+HWY_EXPORT(SetUp);
+HWY_EXPORT(Finish);
+
+void set_up_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing, bool locate, bool fresh, bool use_bias,
+                     float inv_h, float max_push) {
+    HWY_DYNAMIC_DISPATCH(SetUp)(&u, &normal, &rubbing, locate, fresh, use_bias, inv_h, max_push);
+}
+
+void finish_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing, float torsion_radius) {
+    HWY_DYNAMIC_DISPATCH(Finish)(&u, &normal, &rubbing, torsion_radius);
+}
 
 void friction_in_lanes(FrictionLanes& s, bool use_bias) { HWY_DYNAMIC_DISPATCH(Friction)(&s, use_bias); }
 

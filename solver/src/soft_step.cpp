@@ -119,6 +119,16 @@ void clear_lane(NormalLanes& s, int l) {
     s.inv_masses[l] = 0.0f;
     for (int p = 0; p < 4; ++p) clear_point(s, p, l);
 }
+// Lane l of a SetUpLanes with no manifold in it: zeros.
+void clear_set_up(SetUpLanes& s, int l) {
+    s.count[l] = 0;
+    s.mass_scale[l] = s.impulse_scale[l] = s.twist[l] = 0.0f;
+    for (int c = 0; c < 3; ++c) s.normal[c][l] = s.offset[c][l] = s.dpa[c][l] = s.dpb[c][l] = 0.0f;
+    for (int p = 0; p < 4; ++p) {
+        s.separation[p][l] = s.s[p][l] = 0.0f;
+        for (int c = 0; c < 3; ++c) s.arm_a[p][c][l] = s.arm_b[p][c][l] = 0.0f;
+    }
+}
 // Lane l of a FrictionLanes with no friction to run: zeros.
 void clear_friction(FrictionLanes& s, int l) {
     s.count[l] = 0;
@@ -756,40 +766,67 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             }
             if (finish_normal(k, m, a, b, pushed, dw_a, dw_b)) point_friction(k, m, a, b);
         };
-        // Lane l of `rubbing` set to manifold k's point friction after finish_normal (`rubs`: it has friction to run;
-        // else the lane runs nothing).
-        auto load_friction = [&](std::uint32_t k, const SoftManifold& m, const SoftBody& a, const SoftBody& b,
-                                 bool rubs, FrictionLanes& rubbing, int l) {
-            if (!rubs) {
-                clear_friction(rubbing, l);
-                return;
-            }
+        // Lane l of the three lane structures loaded with manifold k (sides a and b): what set_up_in_lanes,
+        // the local passes, finish_in_lanes and friction_in_lanes read of the manifold, its points and its bodies
+        // (points it does not have: zeros, as clear_point and clear_friction leave them).
+        const bool locating = !use_bias, fresh = !use_bias || first_substep;
+        auto load_lane = [&](std::uint32_t k, const SoftManifold& m, const SoftBody& a, const SoftBody& b,
+                             NormalLanes& lanes, FrictionLanes& rubbing, SetUpLanes& setup, int l) {
             const Softness& soft = (a.inv_mass == 0.0f || b.inv_mass == 0.0f) ? static_soft : contact_soft;
             const SoftPoint* sp = soft_point + 4 * std::size_t{k};
             const Now& now = soft_now[k];
-            rubbing.count[l] = m.count;
+            const glm::vec3 zero(0.0f);
+            rubbing.count[l] = m.friction > 0.0f ? m.count : 0;
             rubbing.friction[l] = m.friction;
             rubbing.bias_rate[l] = soft.bias_rate;
             rubbing.own_a[l] = m.a != kStillSide ? 1.0f : 0.0f;
             rubbing.own_b[l] = m.b != kStillSide ? 1.0f : 0.0f;
             rubbing.inv_mass_a[l] = a.inv_mass;
             rubbing.inv_mass_b[l] = b.inv_mass;
-            set_friction_frame(rubbing, l, m.t1, m.t2, now.dx, a.v, a.w, b.v, b.w, a.inv_inertia, b.inv_inertia, a.dr,
-                               b.dr);
-            const glm::vec3 zero(0.0f);
+            set_friction_frame(rubbing, l, m.t1, m.t2, locating ? zero : now.dx, a.v, a.w, b.v, b.w, a.inv_inertia,
+                               b.inv_inertia, a.dr, b.dr);
+            lanes.count[l] = m.count;
+            setup.count[l] = m.count;
+            setup.mass_scale[l] = soft.mass_scale;
+            setup.impulse_scale[l] = soft.impulse_scale;
+            setup.twist[l] = now.twist;
+            for (int c = 0; c < 3; ++c) {
+                setup.normal[c][l] = m.normal[c];
+                setup.offset[c][l] = m.offset[c];
+                setup.dpa[c][l] = a.dp[c];
+                setup.dpb[c][l] = b.dp[c];
+            }
             for (int p = 0; p < 4; ++p) {
-                if (p < m.count) {
-                    const SoftPoint& c = sp[p];
-                    set_friction_point(rubbing, l, p, now.ra[p], now.rb[p], c.fa, c.fb,
-                                       glm::vec2(c.tangent_mass[0], c.tangent_mass[1]), c.tangent_impulse,
-                                       c.normal_impulse);
-                } else {  // a point it does not have: zeros, computed with and thrown away
+                const bool has = p < m.count;
+                if (!has) {
+                    clear_point(lanes, p, l);
                     set_friction_point(rubbing, l, p, zero, zero, zero, zero, glm::vec2(0.0f), glm::vec2(0.0f), 0.0f);
+                }
+                const SoftPoint& c = sp[has ? p : 0];
+                if (has) {
+                    lanes.normal_mass[p][l] = c.normal_mass;
+                    lanes.impulse[p][l] = c.normal_impulse;
+                    lanes.approach[p][l] = c.approach;
+                    lanes.met[p][l] = c.met ? 1.0f : 0.0f;
+                    set_friction_point(rubbing, l, p, locating ? zero : now.ra[p], locating ? zero : now.rb[p], c.fa,
+                                       c.fb, glm::vec2(c.tangent_mass[0], c.tangent_mass[1]), c.tangent_impulse,
+                                       c.normal_impulse);
+                }
+                setup.separation[p][l] = has ? c.separation : 0.0f;
+                setup.s[p][l] = has && !locating ? now.s[p] : 0.0f;
+                for (int i = 0; i < 3; ++i) {
+                    setup.arm_a[p][i][l] = has ? c.ra[i] : 0.0f;
+                    setup.arm_b[p][i][l] = has ? c.rb[i] : 0.0f;
+                    if (has && !fresh) {
+                        lanes.ia[p][i][l] = now.ia[p][i];
+                        lanes.ib[p][i][l] = now.ib[p][i];
+                    }
                 }
             }
         };
-        // Manifolds first .. first + n - 1 of one colour, their local passes in SIMD lanes (normal_passes_in_lanes).
-        // Those with a kinematic side, or a batch of one, are visited alone.
+        // Manifolds first .. first + n - 1 of one colour, visited side by side in SIMD lanes: set_up_in_lanes,
+        // normal_passes_in_lanes, finish_in_lanes and friction_in_lanes do what `visit` does, with its bits. Those with
+        // a kinematic side, or a batch of one, are visited alone.
         auto visit_lanes = [&](std::uint32_t first, std::uint32_t n) {
             if (n == 1) {
                 visit_one(t, visit, first);
@@ -797,6 +834,7 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             }
             NormalLanes lanes;
             FrictionLanes rubbing;
+            SetUpLanes setup;
             std::uint32_t k_of[kNormalLanes];
             SoftBody* a_of[kNormalLanes];
             SoftBody* b_of[kNormalLanes];
@@ -811,60 +849,47 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
                 k_of[l] = k;
                 a_of[l] = &still_or_own(m.a);
                 b_of[l] = &still_or_own(m.b);
-                SetUp u;
-                set_up(k, m, *a_of[l], *b_of[l], u);
-                const SoftPoint* sp = soft_point + 4 * std::size_t{k};
-                const Now& now = soft_now[k];
-                lanes.count[l] = m.count;
-                lanes.inv_masses[l] = a_of[l]->inv_mass + b_of[l]->inv_mass;
-                for (int p = 0; p < 4; ++p) {
-                    if (p >= m.count) {
-                        clear_point(lanes, p, l);
-                        continue;
-                    }
-                    lanes.vn0[p][l] = u.vn0[p];
-                    lanes.bias[p][l] = u.bias[p];
-                    lanes.gain[p][l] = u.gain[p];
-                    lanes.impulse_scale[p][l] = u.impulse_scale[p];
-                    lanes.normal_mass[p][l] = sp[p].normal_mass;
-                    lanes.impulse[p][l] = sp[p].normal_impulse;
-                    lanes.approach[p][l] = sp[p].approach;
-                    lanes.met[p][l] = sp[p].met ? 1.0f : 0.0f;
-                    for (int c = 0; c < 3; ++c) {
-                        lanes.ua[p][c][l] = u.ua[p][c];
-                        lanes.ub[p][c][l] = u.ub[p][c];
-                        lanes.ia[p][c][l] = now.ia[p][c];
-                        lanes.ib[p][c][l] = now.ib[p][c];
-                    }
-                }
+                load_lane(k, m, *a_of[l], *b_of[l], lanes, rubbing, setup, l);
             }
             if (used == 0) return;
-            for (int l = used; l < kNormalLanes; ++l) clear_lane(lanes, l);
-            normal_passes_in_lanes(lanes, passes, kBlockTolerance);
-            for (int l = 0; l < used; ++l) {
-                const std::uint32_t k = k_of[l];
-                const SoftManifold& m = soft_manifold[k];
-                SoftPoint* sp = soft_point + 4 * std::size_t{k};
-                for (int p = 0; p < m.count; ++p) {
-                    sp[p].normal_impulse = lanes.impulse[p][l];
-                    sp[p].approach = lanes.approach[p][l];
-                    sp[p].met = lanes.met[p][l] != 0.0f;
-                }
-                SoftBody& a = *a_of[l];
-                SoftBody& b = *b_of[l];
-                const bool rubs = finish_normal(k, m, a, b, lanes.pushed[l],
-                                                glm::vec3(lanes.dwa[0][l], lanes.dwa[1][l], lanes.dwa[2][l]),
-                                                glm::vec3(lanes.dwb[0][l], lanes.dwb[1][l], lanes.dwb[2][l]));
-                load_friction(k, m, a, b, rubs, rubbing, l);
+            for (int l = used; l < kNormalLanes; ++l) {
+                clear_lane(lanes, l);
+                clear_friction(rubbing, l);
+                clear_set_up(setup, l);
             }
-            for (int l = used; l < kNormalLanes; ++l) clear_friction(rubbing, l);
+            set_up_in_lanes(setup, lanes, rubbing, locating, fresh, use_bias, inv_h, kContactSpeed);
+            normal_passes_in_lanes(lanes, passes, kBlockTolerance);
+            finish_in_lanes(setup, lanes, rubbing, kTorsionPatchRadius);
             friction_in_lanes(rubbing, use_bias);
             for (int l = 0; l < used; ++l) {
-                if (rubbing.count[l] == 0) continue;
-                SoftPoint* sp = soft_point + 4 * std::size_t{k_of[l]};
-                for (int p = 0; p < rubbing.count[l]; ++p)
-                    sp[p].tangent_impulse =
-                        glm::vec2(rubbing.tangent_impulse[p][0][l], rubbing.tangent_impulse[p][1][l]);
+                const std::uint32_t k = k_of[l];
+                const int count = soft_manifold[k].count;
+                SoftPoint* sp = soft_point + 4 * std::size_t{k};
+                Now& now = soft_now[k];
+                for (int p = 0; p < count; ++p) {
+                    SoftPoint& c = sp[p];
+                    c.normal_impulse = lanes.impulse[p][l];
+                    c.approach = lanes.approach[p][l];
+                    c.met = lanes.met[p][l] != 0.0f;
+                    if (!use_bias) c.total_normal_impulse += c.normal_impulse;
+                    if (rubbing.count[l] != 0)
+                        c.tangent_impulse =
+                            glm::vec2(rubbing.tangent_impulse[p][0][l], rubbing.tangent_impulse[p][1][l]);
+                    for (int i = 0; i < 3; ++i) {
+                        if (locating) {
+                            now.ra[p][i] = rubbing.ra[p][i][l];
+                            now.rb[p][i] = rubbing.rb[p][i][l];
+                        }
+                        if (fresh) {
+                            now.ia[p][i] = lanes.ia[p][i][l];
+                            now.ib[p][i] = lanes.ib[p][i][l];
+                        }
+                    }
+                    if (locating) now.s[p] = setup.s[p][l];
+                }
+                if (locating)
+                    for (int i = 0; i < 3; ++i) now.dx[i] = rubbing.dx[i][l];
+                now.twist = setup.twist[l];
                 for (int c = 0; c < 3; ++c) {  // the velocities of the lane's own bodies (a still side keeps its own)
                     if (rubbing.own_a[l] != 0.0f) {
                         a_of[l]->v[c] = rubbing.va[c][l];

@@ -166,6 +166,37 @@ inline void set_friction_point(FrictionLanes& s, int l, int p, const glm::vec3& 
 // than the relax pass.
 void friction_in_lanes(FrictionLanes& s, bool use_bias);
 
+// The rest of a visit of the soft step's solve and relax passes (soft_step.cpp, `solve_pass`) for the lanes of a
+// NormalLanes and a FrictionLanes: what `set_up` (with `locate` in the relax pass) works out before the local passes,
+// and what `finish_normal` does after them. Per lane, world frame: the manifold's point count, its contact normal, the
+// offset x_b - x_a at the start of the step and each side's displacement since (dpa, dpb; metres), the soft
+// constraint's mass and impulse scales (its bias rate is FrictionLanes::bias_rate), and a one-point contact's
+// torsional friction impulse (twist, N m s; in and out). Per point: the arms at the start of the step (arm_a, arm_b,
+// metres; SoftPoint::ra, rb), the separation then and the separation now (metres; `s`: in for the solve pass, out of
+// the relax pass). Every entry, used or not, must be initialised.
+struct SetUpLanes {
+    static constexpr int L = kNormalLanes;
+    std::int32_t count[L];
+    float normal[3][L], offset[3][L], dpa[3][L], dpb[3][L];
+    float mass_scale[L], impulse_scale[L], twist[L];
+    float arm_a[4][3][L], arm_b[4][3][L], separation[4][L], s[4][L];
+};
+// `set_up` of every lane of `u` before its local passes, each lane with exactly the operations, in the same order, of
+// the one-manifold code, so with its bits on every instruction set (soft_lanes.cpp). In: `u`; of `rubbing` the sides
+// (own_a, own_b, inverse masses, velocities, inverse inertias, turns) and the bias rate; of `normal` the effective
+// masses. `locate` (the relax pass): the points are located anew from the bodies' motion (out: u.s, rubbing.dx, ra,
+// rb); else they are read from there. `fresh`: I^-1 (r x n) is worked out (out: normal.ia, ib); else read from there.
+// `use_bias`: the solve pass (soft constraints pushing out overlap at no more than `max_push`, m/s) rather than the
+// relax pass; `inv_h`: 1 / the substep (1/s). Out: normal.inv_masses, vn0, bias, gain, impulse_scale, ua, ub (points a
+// lane does not have: as clear_point leaves them).
+void set_up_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing, bool locate, bool fresh, bool use_bias,
+                     float inv_h, float max_push);
+// `finish_normal` of every lane after its local passes, with the same bits: the lane's own sides' velocities (in
+// `rubbing`) take the passes' result (normal.pushed, dwa, dwb), rubbing.normal_impulse takes the normal impulses, and a
+// one-point contact with friction gets its torsional friction, at most friction times `torsion_radius` (metres) times
+// its normal impulse (u.twist in and out).
+void finish_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing, float torsion_radius);
+
 // The soft step's position pass for up to kMax bodies, one per lane, structure of arrays (soft_positions.cpp). In:
 // position (metres), dp (metres moved since the step began), v (m/s), w (rad/s), q (orientation, rows w x y z), inv
 // (inverse principal moments, 1 / (kg m^2)), start (orientation at the start of the step, w x y z); all world frame.
