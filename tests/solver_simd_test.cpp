@@ -773,3 +773,110 @@ TEST_F(SetUpAndFinish, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
 }
 
 }  // namespace
+
+namespace {
+
+// One manifold's warm start as soft_step.cpp runs it (its code, on a Visit): each point's accumulated impulses along
+// the normal and the tangents t1 = x, t2 = y of this test, applied at its arms to the sides that move; then a one-point
+// contact's torsional impulse.
+void scalar_warm_start(Visit& m, const glm::vec2 (&tangent)[4]) {
+    const glm::vec3 t1(1.0f, 0.0f, 0.0f), t2(0.0f, 1.0f, 0.0f);
+    for (int p = 0; p < m.count; ++p) {
+        const glm::vec3 impulse = m.impulse[p] * m.n + tangent[p].x * t1 + tangent[p].y * t2;
+        if (impulse == glm::vec3(0.0f)) continue;
+        if (m.own_a) {
+            m.va += m.inv_mass_a * -impulse;
+            m.wa += m.inertia_a * glm::cross(m.ra[p], -impulse);
+        }
+        if (m.own_b) {
+            m.vb += m.inv_mass_b * impulse;
+            m.wb += m.inertia_b * glm::cross(m.rb[p], impulse);
+        }
+    }
+    if (m.twist != 0.0f) {
+        if (m.own_a) m.wa -= m.twist * (m.inertia_a * m.n);
+        if (m.own_b) m.wb += m.twist * (m.inertia_b * m.n);
+    }
+}
+
+class WarmStart : public ForcesTargets {};
+
+TEST_F(WarmStart, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
+    std::vector<Visit> all = visits();
+    // Tangent impulses, and the cases the code skips: points with no impulse at all, and manifolds with no twist.
+    std::mt19937 rng(20261202);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<std::array<glm::vec2, 4>> tangents(all.size());
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        for (int p = 0; p < 4; ++p) {
+            tangents[i][static_cast<std::size_t>(p)] = glm::vec2(u(rng), u(rng)) * 0.3f;
+            if ((i + static_cast<std::size_t>(p)) % 5 == 0) {
+                all[i].impulse[p] = 0.0f;
+                tangents[i][static_cast<std::size_t>(p)] = glm::vec2(i % 2 == 0 ? 0.0f : -0.0f, 0.0f);
+            }
+        }
+        if (i % 3 == 1) all[i].twist = 0.0f;
+        // Bodies at rest, with velocities of -0, and no impulse to apply: adding the zero impulses would turn some of
+        // those into +0, so only skipping the points without impulse, as the code does, keeps their bits.
+        if (i % 10 == 4) {
+            all[i].va = all[i].wa = all[i].vb = all[i].wb = glm::vec3(-0.0f);
+            all[i].twist = 0.0f;
+            for (int p = 0; p < 4; ++p) {
+                all[i].impulse[p] = 0.0f;
+                tangents[i][static_cast<std::size_t>(p)] = glm::vec2(0.0f);
+            }
+        }
+    }
+    std::vector<Visit> expected = all;
+    std::size_t skipped = 0, twisted = 0;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        glm::vec2 t[4];
+        for (int p = 0; p < 4; ++p) t[p] = tangents[i][static_cast<std::size_t>(p)];
+        scalar_warm_start(expected[i], t);
+        for (int p = 0; p < all[i].count; ++p) skipped += all[i].impulse[p] == 0.0f && t[p] == glm::vec2(0.0f) ? 1 : 0;
+        twisted += all[i].twist != 0.0f ? 1 : 0;
+    }
+    const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+    ASSERT_FALSE(targets.empty());
+    std::size_t compared = 0;
+    each_batch(targets, all.size(), [&](const std::string& batch, std::size_t first, int n) {
+        SetUpLanes s;
+        NormalLanes nl;
+        FrictionLanes f;
+        for (int l = 0; l < tumble::detail::kNormalLanes; ++l) {
+            Visit idle{};
+            idle.count = 0;
+            for (int p = 0; p < 4; ++p) {
+                idle.arm_a[p] = idle.arm_b[p] = idle.ra[p] = idle.rb[p] = idle.ia[p] = idle.ib[p] = glm::vec3(0.0f);
+                idle.separation[p] = idle.s[p] = idle.impulse[p] = 0.0f;
+                idle.normal_mass[p] = 1.0f;
+            }
+            const bool used = l < n;
+            const std::size_t i = first + static_cast<std::size_t>(l);
+            set_lane(s, nl, f, l, used ? all[i] : idle);
+            for (int p = 0; p < 4; ++p)
+                for (int j = 0; j < 2; ++j)
+                    f.tangent_impulse[p][j][l] =
+                        used && p < all[i].count ? tangents[i][static_cast<std::size_t>(p)][j] : 0.0f;
+        }
+        tumble::detail::warm_start_in_lanes(s, nl, f);
+        for (int l = 0; l < n; ++l) {
+            const Visit& e = expected[first + static_cast<std::size_t>(l)];
+            const std::string where = batch + ", manifold " + std::to_string(first + static_cast<std::size_t>(l));
+            for (int c = 0; c < 3; ++c) {
+                ASSERT_TRUE(same_bits(f.va[c][l], e.va[c])) << where << ", va " << c;
+                ASSERT_TRUE(same_bits(f.wa[c][l], e.wa[c])) << where << ", wa " << c;
+                ASSERT_TRUE(same_bits(f.vb[c][l], e.vb[c])) << where << ", vb " << c;
+                ASSERT_TRUE(same_bits(f.wb[c][l], e.wb[c])) << where << ", wb " << c;
+            }
+            ++compared;
+        }
+    });
+    ASSERT_FALSE(HasFatalFailure());
+    // Every target ran every manifold through batches of every size; the cases reach the skipped points and the twist.
+    EXPECT_GT(compared, targets.size() * 8 * 550);
+    EXPECT_GT(skipped, 200u);
+    EXPECT_GT(twisted, 200u);
+}
+
+}  // namespace

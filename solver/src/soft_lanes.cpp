@@ -333,6 +333,61 @@ HWY_INLINE void FinishAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::
     store3(wb, f.wb);
 }
 
+// The lanes base .. base + Lanes(d) - 1: soft_step.cpp's warm start (impulse = n P_n + t1 P_1 + t2 P_2; a point whose
+// impulse is the zero vector is skipped; apply(s, r, p): s.v += inv_mass p, s.w += I^-1 cross(r, p); a twist that is
+// not zero turns each own side by -+ twist I^-1 n).
+HWY_INLINE void WarmStartAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::size_t base) {
+    const D d;
+    const DI di;
+    const V zero = hn::Zero(d);
+    auto load = [&](const float* row) { return hn::LoadU(d, row + base); };
+    auto load3 = [&](const float(*rows)[kNormalLanes]) { return Vec3{load(rows[0]), load(rows[1]), load(rows[2])}; };
+    auto store3 = [&](const Vec3& v, float(*rows)[kNormalLanes]) {
+        hn::StoreU(v.x, d, rows[0] + base);
+        hn::StoreU(v.y, d, rows[1] + base);
+        hn::StoreU(v.z, d, rows[2] + base);
+    };
+    const V count = hn::ConvertTo(d, hn::LoadU(di, u.count + base));
+    const M own_a = hn::Ne(load(f.own_a), zero), own_b = hn::Ne(load(f.own_b), zero);
+    const V inv_mass_a = load(f.inv_mass_a), inv_mass_b = load(f.inv_mass_b);
+    const Vec3 n = load3(u.normal), t1 = load3(f.t1), t2 = load3(f.t2);
+    Vec3 va = load3(f.va), wa = load3(f.wa), vb = load3(f.vb), wb = load3(f.wb);
+    V inertia_a[9], inertia_b[9];
+    for (int e = 0; e < 9; ++e) {
+        inertia_a[e] = load(f.inv_inertia_a[e]);
+        inertia_b[e] = load(f.inv_inertia_b[e]);
+    }
+    for (int p = 0; p < 4; ++p) {
+        const M has = hn::Lt(hn::Set(d, static_cast<float>(p)), count);
+        if (hn::AllFalse(d, has)) break;
+        const Vec3 impulse = Add3(Add3(Scale3(load(nl.impulse[p]), n), Scale3(load(f.tangent_impulse[p][0]), t1)),
+                                  Scale3(load(f.tangent_impulse[p][1]), t2));
+        const M none = hn::And(hn::And(hn::Eq(impulse.x, zero), hn::Eq(impulse.y, zero)), hn::Eq(impulse.z, zero));
+        const M acts = hn::AndNot(none, has);
+        const Vec3 minus{hn::Neg(impulse.x), hn::Neg(impulse.y), hn::Neg(impulse.z)};
+        const M push_a = hn::And(acts, own_a), push_b = hn::And(acts, own_b);
+        va = Select(push_a, Add3(va, Scale3(inv_mass_a, minus)), va);
+        wa = Select(push_a, Add3(wa, Times(inertia_a, Cross(load3(f.ra[p]), minus))), wa);
+        vb = Select(push_b, Add3(vb, Scale3(inv_mass_b, impulse)), vb);
+        wb = Select(push_b, Add3(wb, Times(inertia_b, Cross(load3(f.rb[p]), impulse))), wb);
+    }
+    const V twist = load(u.twist);
+    const M twists = hn::Ne(twist, zero);
+    if (!hn::AllFalse(d, twists)) {
+        wa = Select(hn::And(twists, own_a), Sub3(wa, Scale3(twist, Times(inertia_a, n))), wa);
+        wb = Select(hn::And(twists, own_b), Add3(wb, Scale3(twist, Times(inertia_b, n))), wb);
+    }
+    store3(va, f.va);
+    store3(wa, f.wa);
+    store3(vb, f.vb);
+    store3(wb, f.wb);
+}
+
+void WarmStart(SetUpLanes* u, NormalLanes* nl, FrictionLanes* f) {
+    const std::size_t n = hn::Lanes(D());
+    for (std::size_t base = 0; base < kNormalLanes; base += n) WarmStartAt(*u, *nl, *f, base);
+}
+
 void SetUp(SetUpLanes* u, NormalLanes* nl, FrictionLanes* f, bool locate, bool fresh, bool use_bias, float inv_h,
            float max_push) {
     const std::size_t n = hn::Lanes(D());
@@ -365,6 +420,11 @@ HWY_EXPORT(NormalPasses);
 HWY_EXPORT(Friction);
 HWY_EXPORT(SetUp);
 HWY_EXPORT(Finish);
+HWY_EXPORT(WarmStart);
+
+void warm_start_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing) {
+    HWY_DYNAMIC_DISPATCH(WarmStart)(&u, &normal, &rubbing);
+}
 
 void set_up_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing, bool locate, bool fresh, bool use_bias,
                      float inv_h, float max_push) {

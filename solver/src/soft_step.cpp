@@ -199,6 +199,13 @@ void PositionSolver::SoftScratch::reserve(std::size_t manifold_count, std::size_
     }
 }
 
+PositionSolver::PositionSolver() = default;
+PositionSolver::~PositionSolver() = default;
+PositionSolver::PositionSolver(const PositionSolver&) = default;
+PositionSolver::PositionSolver(PositionSolver&&) noexcept = default;
+PositionSolver& PositionSolver::operator=(const PositionSolver&) = default;
+PositionSolver& PositionSolver::operator=(PositionSolver&&) noexcept = default;
+
 void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactManifold> manifolds,
                                 std::span<ContactWarmStart> warm, const glm::vec3& gravity, float dt,
                                 const SolverSettings& settings, Parallel& parallel) {
@@ -461,25 +468,29 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
         }
         for (std::uint32_t k = colour_begin[kSoftColours]; k < colour_begin[kSoftColours + 1]; ++k) one(k);
     };
-    // As each_manifold, but each colour of a coloured island is cut into batches of up to kNormalLanes manifolds,
-    // each handed to visit_lanes(first place, count), which visits them side by side (they share no dynamic body, so
-    // the order of their visits changes nothing: the same bits). Blocked islands and groups of small ones are visited
-    // one manifold at a time: lanes over 8 blocks of a colour (one block's manifolds after another's in each lane) made
-    // the 1e5 pile's solve slower (553 ms a step against 423), and lanes over a group's islands, two or three mostly,
-    // the medium level's (24.1 ms against 20.6).
-    auto each_manifold_in_lanes = [&](float t, auto&& visit, auto&& visit_lanes) {
-        if (mode != SoftMode::coloured) {
-            each_manifold(t, visit);
-            return;
-        }
+    // A coloured island's manifolds are held in lane order for the whole step (scratch.batches, built after they are
+    // packed below): each colour's manifolds without a kinematic side in batches of up to kNormalLanes, which share no
+    // dynamic body and so are visited side by side in SIMD lanes with the bits of one at a time; those with a
+    // kinematic side apart (scratch.lone), visited alone. Colour c is batches batch_begin[c] .. batch_begin[c + 1] - 1
+    // and lone manifolds lone_begin[c] .. lone_begin[c + 1] - 1. Blocked islands and groups of small ones are visited
+    // one manifold at a time: lanes over 8 blocks of a colour (one block's manifolds after another's in each lane)
+    // made the 1e5 pile's solve slower (553 ms a step against 423), and lanes over a group's islands, two or three
+    // mostly, the medium level's (24.1 ms against 20.6), both with each pass's lanes gathered from the scratch.
+    std::array<std::uint32_t, kSoftColours + 1> batch_begin{}, lone_begin{};
+    // run(batch) for each batch of each colour, the colour's batches on all threads, and visit(k, m, a, b) for its
+    // lone manifolds; then visit for the manifolds that took no colour, in order (a coloured island only).
+    auto each_batch = [&](float t, auto&& run, auto&& visit) {
         for (int c = 0; c < kSoftColours; ++c) {
-            const std::uint32_t first = colour_begin[static_cast<std::size_t>(c)];
-            const std::uint32_t count = colour_begin[static_cast<std::size_t>(c) + 1] - first;
-            parallel.for_each_chunk(count, grain(count), [&](std::size_t begin, std::size_t end) {
-                for (std::size_t k = begin; k < end; k += kNormalLanes)
-                    visit_lanes(static_cast<std::uint32_t>(first + k),
-                                static_cast<std::uint32_t>(std::min<std::size_t>(kNormalLanes, end - k)));
-            });
+            const std::uint32_t first = batch_begin[static_cast<std::size_t>(c)];
+            const std::uint32_t count = batch_begin[static_cast<std::size_t>(c) + 1] - first;
+            const std::size_t per_thread = (count + threads - 1) / threads;
+            parallel.for_each_chunk(count, std::max(kColourGrain / kNormalLanes, per_thread),
+                                    [&](std::size_t begin, std::size_t end) {
+                                        for (std::size_t j = begin; j < end; ++j) run(scratch.batches[first + j]);
+                                    });
+            for (std::uint32_t j = lone_begin[static_cast<std::size_t>(c)];
+                 j < lone_begin[static_cast<std::size_t>(c) + 1]; ++j)
+                visit_one(t, visit, scratch.lone[j]);
         }
         for (std::uint32_t k = colour_begin[kSoftColours]; k < colour_begin[kSoftColours + 1]; ++k)
             visit_one(t, visit, k);
@@ -575,6 +586,151 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             sp.total_normal_impulse = 0.0f;
         }
     });
+
+    // Lane l of `batch` loaded with manifold k (its manifold and point entries, and its sides' for a start; points it
+    // does not have: zeros, as clear_point and clear_friction leave them). Where its points are now (SoftNow) is found
+    // by the first warm start's locate in lanes, and I^-1 (r x n) by the first solve pass: their entries start at 0.
+    auto load_lane = [&](LaneBatch& batch, int l, std::uint32_t k) {
+        const SoftManifold& m = soft_manifold[k];
+        const SoftBody& a = still_or_own(m.a);
+        const SoftBody& b = still_or_own(m.b);
+        NormalLanes& lanes = batch.normal;
+        FrictionLanes& rubbing = batch.rubbing;
+        SetUpLanes& setup = batch.setup;
+        const Softness& soft = (a.inv_mass == 0.0f || b.inv_mass == 0.0f) ? static_soft : contact_soft;
+        const SoftPoint* sp = soft_point + 4 * std::size_t{k};
+        const glm::vec3 zero(0.0f);
+        batch.place[l] = k;
+        batch.a[l] = m.a;
+        batch.b[l] = m.b;
+        rubbing.count[l] = m.friction > 0.0f ? m.count : 0;
+        rubbing.friction[l] = m.friction;
+        rubbing.bias_rate[l] = soft.bias_rate;
+        rubbing.own_a[l] = m.a != kStillSide ? 1.0f : 0.0f;
+        rubbing.own_b[l] = m.b != kStillSide ? 1.0f : 0.0f;
+        rubbing.inv_mass_a[l] = a.inv_mass;
+        rubbing.inv_mass_b[l] = b.inv_mass;
+        set_friction_frame(rubbing, l, m.t1, m.t2, zero, a.v, a.w, b.v, b.w, a.inv_inertia, b.inv_inertia, a.dr, b.dr);
+        lanes.count[l] = m.count;
+        lanes.inv_masses[l] = 0.0f;
+        setup.count[l] = m.count;
+        setup.mass_scale[l] = soft.mass_scale;
+        setup.impulse_scale[l] = soft.impulse_scale;
+        setup.twist[l] = scratch.now[k].twist;
+        for (int c = 0; c < 3; ++c) {
+            setup.normal[c][l] = m.normal[c];
+            setup.offset[c][l] = m.offset[c];
+            setup.dpa[c][l] = a.dp[c];
+            setup.dpb[c][l] = b.dp[c];
+        }
+        for (int p = 0; p < 4; ++p) {
+            clear_point(lanes, p, l);
+            const bool has = p < m.count;
+            const SoftPoint& c = sp[has ? p : 0];
+            if (has) {
+                lanes.normal_mass[p][l] = c.normal_mass;
+                lanes.impulse[p][l] = c.normal_impulse;
+                lanes.approach[p][l] = c.approach;
+                lanes.met[p][l] = c.met ? 1.0f : 0.0f;
+                set_friction_point(rubbing, l, p, zero, zero, c.fa, c.fb,
+                                   glm::vec2(c.tangent_mass[0], c.tangent_mass[1]), c.tangent_impulse,
+                                   c.normal_impulse);
+            } else {
+                set_friction_point(rubbing, l, p, zero, zero, zero, zero, glm::vec2(0.0f), glm::vec2(0.0f), 0.0f);
+            }
+            batch.total[p][l] = has ? c.total_normal_impulse : 0.0f;
+            setup.separation[p][l] = has ? c.separation : 0.0f;
+            setup.s[p][l] = 0.0f;
+            for (int i = 0; i < 3; ++i) {
+                setup.arm_a[p][i][l] = has ? c.ra[i] : 0.0f;
+                setup.arm_b[p][i][l] = has ? c.rb[i] : 0.0f;
+            }
+        }
+    };
+    // The sides' entries of a batch's used lanes from the bodies, before each pass over it, and the lanes' own bodies'
+    // velocities back after it (a still side keeps its own).
+    auto load_sides = [&](LaneBatch& batch) {
+        for (int l = 0; l < batch.used; ++l) {
+            const SoftBody& a = still_or_own(batch.a[l]);
+            const SoftBody& b = still_or_own(batch.b[l]);
+            set_sides(batch.rubbing, l, a.v, a.w, b.v, b.w, a.inv_inertia, b.inv_inertia, a.dr, b.dr);
+            for (int c = 0; c < 3; ++c) {
+                batch.setup.dpa[c][l] = a.dp[c];
+                batch.setup.dpb[c][l] = b.dp[c];
+            }
+        }
+    };
+    auto store_sides = [&](const LaneBatch& batch) {
+        const FrictionLanes& rubbing = batch.rubbing;
+        for (int l = 0; l < batch.used; ++l)
+            for (int c = 0; c < 3; ++c) {
+                if (batch.a[l] != kStillSide) {
+                    soft_body[batch.a[l]].v[c] = rubbing.va[c][l];
+                    soft_body[batch.a[l]].w[c] = rubbing.wa[c][l];
+                }
+                if (batch.b[l] != kStillSide) {
+                    soft_body[batch.b[l]].v[c] = rubbing.vb[c][l];
+                    soft_body[batch.b[l]].w[c] = rubbing.wb[c][l];
+                }
+            }
+    };
+    if (mode == SoftMode::coloured) {
+        // Places: each colour's manifolds in order, eight to a batch, those with a kinematic side apart.
+        std::uint32_t batches = 0, lone = 0;
+        for (int c = 0; c < kSoftColours; ++c) {
+            std::uint32_t in_lanes = 0;
+            for (std::uint32_t k = colour_begin[static_cast<std::size_t>(c)];
+                 k < colour_begin[static_cast<std::size_t>(c) + 1]; ++k) {
+                if (soft_manifold[k].kinematic != 0)
+                    ++lone;
+                else
+                    ++in_lanes;
+            }
+            batches += (in_lanes + kNormalLanes - 1) / kNormalLanes;
+        }
+        // Grown, never shrunk: a LaneBatch is 9 kB, and resizing down and up again would zero them every step.
+        if (scratch.batches.size() < batches)
+            scratch.batches.resize(std::max<std::size_t>(batches, scratch.batches.size() + scratch.batches.size() / 4));
+        if (scratch.lone.size() < lone)
+            scratch.lone.resize(std::max<std::size_t>(lone, scratch.lone.size() + scratch.lone.size() / 4));
+        batches = 0;
+        lone = 0;
+        for (int c = 0; c < kSoftColours; ++c) {
+            batch_begin[static_cast<std::size_t>(c)] = batches;
+            lone_begin[static_cast<std::size_t>(c)] = lone;
+            int filled = kNormalLanes;
+            for (std::uint32_t k = colour_begin[static_cast<std::size_t>(c)];
+                 k < colour_begin[static_cast<std::size_t>(c) + 1]; ++k) {
+                if (soft_manifold[k].kinematic != 0) {
+                    scratch.lone[lone++] = k;
+                    continue;
+                }
+                if (filled == kNormalLanes) {
+                    scratch.batches[batches++].used = 0;
+                    filled = 0;
+                }
+                LaneBatch& batch = scratch.batches[batches - 1];
+                batch.place[batch.used++] = k;
+                ++filled;
+            }
+        }
+        batch_begin[kSoftColours] = batches;
+        lone_begin[kSoftColours] = lone;
+        // Their entries, on all threads.
+        parallel.for_each_chunk(batches, grain(std::size_t{batches} * kNormalLanes) / kNormalLanes,
+                                [&](std::size_t begin, std::size_t end) {
+                                    for (std::size_t j = begin; j < end; ++j) {
+                                        LaneBatch& batch = scratch.batches[j];
+                                        for (int l = 0; l < batch.used; ++l) load_lane(batch, l, batch.place[l]);
+                                        for (int l = batch.used; l < kNormalLanes; ++l) {
+                                            clear_lane(batch.normal, l);
+                                            clear_friction(batch.rubbing, l);
+                                            clear_set_up(batch.setup, l);
+                                            for (int p = 0; p < 4; ++p) batch.total[p][l] = 0.0f;
+                                        }
+                                    }
+                                });
+    }
 
     // Where a manifold's points are now: each body's anchor arm turned with the body (dR r), the separation
     // s = (x_b - x_a + dR_b r_b - dR_a r_a) . n + (s_0 - 0), since at the start x_b + r_b = x_a + r_a (the midpoint),
@@ -766,143 +922,25 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             }
             if (finish_normal(k, m, a, b, pushed, dw_a, dw_b)) point_friction(k, m, a, b);
         };
-        // Lane l of the three lane structures loaded with manifold k (sides a and b): what set_up_in_lanes,
-        // the local passes, finish_in_lanes and friction_in_lanes read of the manifold, its points and its bodies
-        // (points it does not have: zeros, as clear_point and clear_friction leave them).
+        if (mode != SoftMode::coloured) {
+            each_manifold(t, visit);
+            return;
+        }
+        // A batch's visit in lanes: set_up_in_lanes, normal_passes_in_lanes, finish_in_lanes and friction_in_lanes do
+        // what `visit` does, with its bits.
         const bool locating = !use_bias, fresh = !use_bias || first_substep;
-        auto load_lane = [&](std::uint32_t k, const SoftManifold& m, const SoftBody& a, const SoftBody& b,
-                             NormalLanes& lanes, FrictionLanes& rubbing, SetUpLanes& setup, int l) {
-            const Softness& soft = (a.inv_mass == 0.0f || b.inv_mass == 0.0f) ? static_soft : contact_soft;
-            const SoftPoint* sp = soft_point + 4 * std::size_t{k};
-            const Now& now = soft_now[k];
-            const glm::vec3 zero(0.0f);
-            rubbing.count[l] = m.friction > 0.0f ? m.count : 0;
-            rubbing.friction[l] = m.friction;
-            rubbing.bias_rate[l] = soft.bias_rate;
-            rubbing.own_a[l] = m.a != kStillSide ? 1.0f : 0.0f;
-            rubbing.own_b[l] = m.b != kStillSide ? 1.0f : 0.0f;
-            rubbing.inv_mass_a[l] = a.inv_mass;
-            rubbing.inv_mass_b[l] = b.inv_mass;
-            set_friction_frame(rubbing, l, m.t1, m.t2, locating ? zero : now.dx, a.v, a.w, b.v, b.w, a.inv_inertia,
-                               b.inv_inertia, a.dr, b.dr);
-            lanes.count[l] = m.count;
-            setup.count[l] = m.count;
-            setup.mass_scale[l] = soft.mass_scale;
-            setup.impulse_scale[l] = soft.impulse_scale;
-            setup.twist[l] = now.twist;
-            for (int c = 0; c < 3; ++c) {
-                setup.normal[c][l] = m.normal[c];
-                setup.offset[c][l] = m.offset[c];
-                setup.dpa[c][l] = a.dp[c];
-                setup.dpb[c][l] = b.dp[c];
-            }
-            for (int p = 0; p < 4; ++p) {
-                const bool has = p < m.count;
-                if (!has) {
-                    clear_point(lanes, p, l);
-                    set_friction_point(rubbing, l, p, zero, zero, zero, zero, glm::vec2(0.0f), glm::vec2(0.0f), 0.0f);
-                }
-                const SoftPoint& c = sp[has ? p : 0];
-                if (has) {
-                    lanes.normal_mass[p][l] = c.normal_mass;
-                    lanes.impulse[p][l] = c.normal_impulse;
-                    lanes.approach[p][l] = c.approach;
-                    lanes.met[p][l] = c.met ? 1.0f : 0.0f;
-                    set_friction_point(rubbing, l, p, locating ? zero : now.ra[p], locating ? zero : now.rb[p], c.fa,
-                                       c.fb, glm::vec2(c.tangent_mass[0], c.tangent_mass[1]), c.tangent_impulse,
-                                       c.normal_impulse);
-                }
-                setup.separation[p][l] = has ? c.separation : 0.0f;
-                setup.s[p][l] = has && !locating ? now.s[p] : 0.0f;
-                for (int i = 0; i < 3; ++i) {
-                    setup.arm_a[p][i][l] = has ? c.ra[i] : 0.0f;
-                    setup.arm_b[p][i][l] = has ? c.rb[i] : 0.0f;
-                    if (has && !fresh) {
-                        lanes.ia[p][i][l] = now.ia[p][i];
-                        lanes.ib[p][i][l] = now.ib[p][i];
-                    }
-                }
-            }
+        auto run = [&](LaneBatch& batch) {
+            load_sides(batch);
+            set_up_in_lanes(batch.setup, batch.normal, batch.rubbing, locating, fresh, use_bias, inv_h, kContactSpeed);
+            normal_passes_in_lanes(batch.normal, passes, kBlockTolerance);
+            finish_in_lanes(batch.setup, batch.normal, batch.rubbing, kTorsionPatchRadius);
+            friction_in_lanes(batch.rubbing, use_bias);
+            if (!use_bias)  // the relax pass sets the substep's last normal impulses (finish_normal)
+                for (int l = 0; l < batch.used; ++l)
+                    for (int p = 0; p < batch.setup.count[l]; ++p) batch.total[p][l] += batch.normal.impulse[p][l];
+            store_sides(batch);
         };
-        // Manifolds first .. first + n - 1 of one colour, visited side by side in SIMD lanes: set_up_in_lanes,
-        // normal_passes_in_lanes, finish_in_lanes and friction_in_lanes do what `visit` does, with its bits. Those with
-        // a kinematic side, or a batch of one, are visited alone.
-        auto visit_lanes = [&](std::uint32_t first, std::uint32_t n) {
-            if (n == 1) {
-                visit_one(t, visit, first);
-                return;
-            }
-            NormalLanes lanes;
-            FrictionLanes rubbing;
-            SetUpLanes setup;
-            std::uint32_t k_of[kNormalLanes];
-            SoftBody* a_of[kNormalLanes];
-            SoftBody* b_of[kNormalLanes];
-            int used = 0;
-            for (std::uint32_t k = first; k < first + n; ++k) {
-                const SoftManifold& m = soft_manifold[k];
-                if (m.kinematic != 0) {
-                    visit_one(t, visit, k);
-                    continue;
-                }
-                const int l = used++;
-                k_of[l] = k;
-                a_of[l] = &still_or_own(m.a);
-                b_of[l] = &still_or_own(m.b);
-                load_lane(k, m, *a_of[l], *b_of[l], lanes, rubbing, setup, l);
-            }
-            if (used == 0) return;
-            for (int l = used; l < kNormalLanes; ++l) {
-                clear_lane(lanes, l);
-                clear_friction(rubbing, l);
-                clear_set_up(setup, l);
-            }
-            set_up_in_lanes(setup, lanes, rubbing, locating, fresh, use_bias, inv_h, kContactSpeed);
-            normal_passes_in_lanes(lanes, passes, kBlockTolerance);
-            finish_in_lanes(setup, lanes, rubbing, kTorsionPatchRadius);
-            friction_in_lanes(rubbing, use_bias);
-            for (int l = 0; l < used; ++l) {
-                const std::uint32_t k = k_of[l];
-                const int count = soft_manifold[k].count;
-                SoftPoint* sp = soft_point + 4 * std::size_t{k};
-                Now& now = soft_now[k];
-                for (int p = 0; p < count; ++p) {
-                    SoftPoint& c = sp[p];
-                    c.normal_impulse = lanes.impulse[p][l];
-                    c.approach = lanes.approach[p][l];
-                    c.met = lanes.met[p][l] != 0.0f;
-                    if (!use_bias) c.total_normal_impulse += c.normal_impulse;
-                    if (rubbing.count[l] != 0)
-                        c.tangent_impulse =
-                            glm::vec2(rubbing.tangent_impulse[p][0][l], rubbing.tangent_impulse[p][1][l]);
-                    for (int i = 0; i < 3; ++i) {
-                        if (locating) {
-                            now.ra[p][i] = rubbing.ra[p][i][l];
-                            now.rb[p][i] = rubbing.rb[p][i][l];
-                        }
-                        if (fresh) {
-                            now.ia[p][i] = lanes.ia[p][i][l];
-                            now.ib[p][i] = lanes.ib[p][i][l];
-                        }
-                    }
-                    if (locating) now.s[p] = setup.s[p][l];
-                }
-                if (locating)
-                    for (int i = 0; i < 3; ++i) now.dx[i] = rubbing.dx[i][l];
-                now.twist = setup.twist[l];
-                for (int c = 0; c < 3; ++c) {  // the velocities of the lane's own bodies (a still side keeps its own)
-                    if (rubbing.own_a[l] != 0.0f) {
-                        a_of[l]->v[c] = rubbing.va[c][l];
-                        a_of[l]->w[c] = rubbing.wa[c][l];
-                    }
-                    if (rubbing.own_b[l] != 0.0f) {
-                        b_of[l]->v[c] = rubbing.vb[c][l];
-                        b_of[l]->w[c] = rubbing.wb[c][l];
-                    }
-                }
-            }
-        };
-        each_manifold_in_lanes(t, visit, visit_lanes);
+        each_batch(t, run, visit);
     };
 
     // The position pass of body k (its place in the island), and of bodies first .. first + n - 1 in SIMD lanes
@@ -957,7 +995,7 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             if (b.torque != glm::vec3(0.0f)) s.w += s.inv_inertia * (h * b.torque);
         });
         // 2. Warm start: every point's accumulated impulses, from the last substep or step.
-        each_manifold(t0, [&](std::uint32_t k, const SoftManifold& m, SoftBody& a, SoftBody& b) {
+        auto warm_start = [&](std::uint32_t k, const SoftManifold& m, SoftBody& a, SoftBody& b) {
             const glm::vec3& ta = m.t1;
             const glm::vec3& tb = m.t2;
             const SoftPoint* sp = soft_point + 4 * std::size_t{k};
@@ -975,7 +1013,24 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
                 if (a.dynamic) a.w -= now.twist * twist_arm(a, m.normal);
                 if (b.dynamic) b.w += now.twist * twist_arm(b, m.normal);
             }
-        });
+        };
+        if (mode == SoftMode::coloured) {
+            // In lanes (warm_start_in_lanes, with the bits of the code above); in the first substep the points are
+            // located first (set_up_in_lanes locating, as `locate`; the rest of what it works out is not used).
+            each_batch(
+                t0,
+                [&](LaneBatch& batch) {
+                    load_sides(batch);
+                    if (step == 0)
+                        set_up_in_lanes(batch.setup, batch.normal, batch.rubbing, true, false, true, inv_h,
+                                        kContactSpeed);
+                    warm_start_in_lanes(batch.setup, batch.normal, batch.rubbing);
+                    store_sides(batch);
+                },
+                warm_start);
+        } else {
+            each_manifold(t0, warm_start);
+        }
         // 3. Solve with bias.
         solve_pass(t0, true, step == 0);
         // 4. Positions: x += h v; free rotation over h keeping the angular momentum (rotate_substep); the motion since
@@ -994,6 +1049,29 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
         // 5. Relax: the same constraints without bias, taking out the speed the push-out gave.
         solve_pass(t1, false, false);
     }
+
+    // A coloured island's lanes back into its points, for restitution and the read-out.
+    if (mode == SoftMode::coloured)
+        parallel.for_each_chunk(batch_begin[kSoftColours],
+                                grain(std::size_t{batch_begin[kSoftColours]} * kNormalLanes) / kNormalLanes,
+                                [&](std::size_t begin, std::size_t end) {
+                                    for (std::size_t j = begin; j < end; ++j) {
+                                        const LaneBatch& batch = scratch.batches[j];
+                                        for (int l = 0; l < batch.used; ++l) {
+                                            SoftPoint* sp = soft_point + 4 * std::size_t{batch.place[l]};
+                                            for (int p = 0; p < batch.setup.count[l]; ++p) {
+                                                SoftPoint& c = sp[p];
+                                                c.normal_impulse = batch.normal.impulse[p][l];
+                                                c.approach = batch.normal.approach[p][l];
+                                                c.met = batch.normal.met[p][l] != 0.0f;
+                                                c.tangent_impulse = glm::vec2(batch.rubbing.tangent_impulse[p][0][l],
+                                                                              batch.rubbing.tangent_impulse[p][1][l]);
+                                                c.total_normal_impulse = batch.total[p][l];
+                                            }
+                                            soft_now[batch.place[l]].twist = batch.setup.twist[l];
+                                        }
+                                    }
+                                });
 
     // Restitution, once after the substeps, on points that met faster than the threshold: the relative normal
     // velocity becomes -restitution times what it was as the point first pushed, never pulling; repeated over a

@@ -123,15 +123,11 @@ struct FrictionLanes {
     float ra[4][3][L], rb[4][3][L], fa[4][3][L], fb[4][3][L];
     float tangent_mass[4][2][L], tangent_impulse[4][2][L], normal_impulse[4][L];
 };
-// Lane l's tangents, offset and sides (frames and units as FrictionLanes; matrices as GLM's columns).
-inline void set_friction_frame(FrictionLanes& s, int l, const glm::vec3& t1, const glm::vec3& t2, const glm::vec3& dx,
-                               const glm::vec3& va, const glm::vec3& wa, const glm::vec3& vb, const glm::vec3& wb,
-                               const glm::mat3& inv_inertia_a, const glm::mat3& inv_inertia_b, const glm::mat3& dra,
-                               const glm::mat3& drb) {
+// Lane l's sides (frames and units as FrictionLanes; matrices as GLM's columns).
+inline void set_sides(FrictionLanes& s, int l, const glm::vec3& va, const glm::vec3& wa, const glm::vec3& vb,
+                      const glm::vec3& wb, const glm::mat3& inv_inertia_a, const glm::mat3& inv_inertia_b,
+                      const glm::mat3& dra, const glm::mat3& drb) {
     for (int c = 0; c < 3; ++c) {
-        s.t1[c][l] = t1[c];
-        s.t2[c][l] = t2[c];
-        s.dx[c][l] = dx[c];
         s.va[c][l] = va[c];
         s.wa[c][l] = wa[c];
         s.vb[c][l] = vb[c];
@@ -143,6 +139,18 @@ inline void set_friction_frame(FrictionLanes& s, int l, const glm::vec3& t1, con
             s.drb[3 * c + i][l] = drb[c][i];
         }
     }
+}
+// Lane l's tangents, offset and sides.
+inline void set_friction_frame(FrictionLanes& s, int l, const glm::vec3& t1, const glm::vec3& t2, const glm::vec3& dx,
+                               const glm::vec3& va, const glm::vec3& wa, const glm::vec3& vb, const glm::vec3& wb,
+                               const glm::mat3& inv_inertia_a, const glm::mat3& inv_inertia_b, const glm::mat3& dra,
+                               const glm::mat3& drb) {
+    for (int c = 0; c < 3; ++c) {
+        s.t1[c][l] = t1[c];
+        s.t2[c][l] = t2[c];
+        s.dx[c][l] = dx[c];
+    }
+    set_sides(s, l, va, wa, vb, wb, inv_inertia_a, inv_inertia_b, dra, drb);
 }
 // Point p of lane l (frames and units as FrictionLanes).
 inline void set_friction_point(FrictionLanes& s, int l, int p, const glm::vec3& ra, const glm::vec3& rb,
@@ -196,6 +204,25 @@ void set_up_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing,
 // one-point contact with friction gets its torsional friction, at most friction times `torsion_radius` (metres) times
 // its normal impulse (u.twist in and out).
 void finish_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing, float torsion_radius);
+
+// The warm start of the soft step (soft_step.cpp, step 2 of a substep) for the lanes of the three lane structures, with
+// the bits of the one-manifold code: each point's accumulated impulses (normal.impulse, rubbing.tangent_impulse along
+// rubbing.t1, t2) applied at its arms (rubbing.ra, rb) to the lane's own sides, whose velocities are in `rubbing`, and
+// a one-point contact's torsional impulse (u.twist) about the normal.
+void warm_start_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing);
+
+// Eight manifolds of one colour of a coloured island, held in lane order for a whole step (soft_step.cpp): the three
+// lane structures, whose manifold and point entries carry over from pass to pass (the sides' entries are loaded from
+// the bodies before each pass), each point's normal impulse summed over the step's relax passes (N s), and for each
+// used lane the manifold's place k in the island and its sides (SoftManifold::a, b).
+struct LaneBatch {
+    SetUpLanes setup;
+    NormalLanes normal;
+    FrictionLanes rubbing;
+    float total[4][kNormalLanes];
+    std::uint32_t place[kNormalLanes], a[kNormalLanes], b[kNormalLanes];
+    std::int32_t used;
+};
 
 // The soft step's position pass for up to kMax bodies, one per lane, structure of arrays (soft_positions.cpp). In:
 // position (metres), dp (metres moved since the step began), v (m/s), w (rad/s), q (orientation, rows w x y z), inv

@@ -194,10 +194,22 @@ struct ContactSides {
 /// lie on the edge.
 inline constexpr float kOverhang = 1e-4f;
 
+namespace detail {
+struct LaneBatch;  // solver/src/solver_internal.hpp
+}  // namespace detail
+
 /// Runs the substeps of one step. Holds scratch memory between steps, so a long-lived solver does not allocate
 /// once its buffers have grown to the largest body and contact counts seen.
 class PositionSolver {
 public:
+    /// An empty solver (no scratch yet). Copies and moves carry the scratch; they are defined in the library, where
+    /// the type of the soft step's lane batches (detail::LaneBatch) is complete.
+    PositionSolver();
+    ~PositionSolver();
+    PositionSolver(const PositionSolver&);
+    PositionSolver(PositionSolver&&) noexcept;
+    PositionSolver& operator=(const PositionSolver&);
+    PositionSolver& operator=(PositionSolver&&) noexcept;
     /// Advances `bodies` by `dt` seconds (> 0) in `settings.substeps` substeps of h = dt / substeps, by
     /// `settings.method`: with SolverMethod::soft_step as that enumerator says (solver/src/soft_step.cpp, without
     /// warm starts from an earlier step: see the overload below); with SolverMethod::xpbd (the default) as follows:
@@ -346,6 +358,8 @@ private:
         std::vector<std::uint32_t> coloured;     // colour_island: the island's manifolds, colour by colour
         std::vector<std::uint64_t> block_key;    // per body, then per manifold: its sort key (block_island)
         std::vector<std::uint32_t> blocks;       // the island's blocks, colour by colour (block_island)
+        std::vector<detail::LaneBatch> batches;  // a coloured island's manifolds in lane order, colour by colour
+        std::vector<std::uint32_t> lone;         // ... and its manifolds with a kinematic side, colour by colour
         void reserve(std::size_t manifolds, std::size_t bodies, bool coloured);  // room for an island of this size
     };
     // How an island's passes run: whole on one thread, colour by colour (colour_island), or block colour by block
