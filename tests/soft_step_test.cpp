@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -375,6 +376,59 @@ TEST(SoftStep, SmallIslandsSolvedInGroupsGiveEachIslandTheBitsItGetsAlone) {
     std::printf("[ soft     ] %d stacks of 3 boxes, up to %zu islands a step, each stack's bits as alone\n", compared,
                 most_islands);
     EXPECT_GE(most_islands, static_cast<std::size_t>(kStacks)) << "every stack must be an island of its own";
+}
+
+// A mid-sized island (at least 128 manifolds, less than a quarter of the step's) runs coloured on one thread, its
+// colours in SIMD lanes; alone in the world the same island is large and runs coloured on all threads. The colours
+// depend on the island only, so it must get the same bits either way, for any thread count.
+TEST(SoftStep, AMidSizedIslandSolvedInLanesOnOneThreadGetsTheBitsItGetsAlone) {
+    constexpr int kBlocks = 5;
+    // Block j: 3 layers of 6 x 6 cubes of 0.5 m, each turned a little about the vertical; 6 m between blocks.
+    auto add_block = [](World& w, int j) {
+        std::vector<BodyId> ids;
+        for (int y = 0; y < 3; ++y)
+            for (int x = 0; x < 6; ++x)
+                for (int z = 0; z < 6; ++z) {
+                    BodyDef d = box({6.0f * static_cast<float>(j) + 0.5f * static_cast<float>(x),
+                                     0.25f + 0.5f * static_cast<float>(y), 0.5f * static_cast<float>(z)},
+                                    glm::vec3(0.25f));
+                    d.orientation =
+                        glm::angleAxis(0.01f * static_cast<float>((x * 7 + y * 3 + z + j) % 5), glm::vec3(0, 1, 0));
+                    ids.push_back(w.create_body(d));
+                }
+        return ids;
+    };
+    constexpr int kSteps = 20;
+    for (int threads = 1; threads <= 4; ++threads) {
+        WorldSettings s = soft();
+        s.sleep.enabled = false;
+        s.threads = threads;
+        World all(s);
+        all.create_body(floor_box(0.0f, 30.0f));
+        std::vector<std::vector<BodyId>> blocks;
+        for (int j = 0; j < kBlocks; ++j) blocks.push_back(add_block(all, j));
+        std::size_t fewest_manifolds = std::numeric_limits<std::size_t>::max();
+        for (int n = 0; n < kSteps; ++n) {
+            all.step(kDt);
+            ASSERT_EQ(all.stats().islands, static_cast<std::size_t>(kBlocks)) << "step " << n;
+            fewest_manifolds = std::min(fewest_manifolds, all.stats().manifolds);
+        }
+        // Five islands of about a fifth each: mid-sized if each has 128 manifolds or more (and, alone, large: 256).
+        EXPECT_GE(fewest_manifolds, static_cast<std::size_t>(kBlocks) * 300u);
+        for (int j = 0; j < kBlocks; ++j) {
+            World alone(s);
+            alone.create_body(floor_box(0.0f, 30.0f));
+            const std::vector<BodyId> ids = add_block(alone, j);
+            for (int n = 0; n < kSteps; ++n) alone.step(kDt);
+            const std::vector<float> want = poses(alone, ids), got = poses(all, blocks[static_cast<std::size_t>(j)]);
+            ASSERT_EQ(got.size(), want.size());
+            EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0)
+                << "block " << j << ", " << threads << " threads";
+        }
+        if (threads == 1)
+            std::printf("[ soft     ] %d blocks of 108 cubes, at least %zu manifolds a step, each as alone\n", kBlocks,
+                        fewest_manifolds);
+    }
 }
 
 TEST(SoftStep, AHugeIslandSolvedInBlocksIsBitIdenticalForOneToFourThreads) {

@@ -72,6 +72,11 @@ constexpr std::uint64_t kColouredShare = 4;
 // 1,355 ms (1,922) whole on one thread, since each colour visited the whole island; in blocks it takes 1,094 ms.
 // Box2D's base-100 pyramid (14,950 manifolds) is coloured manifold by manifold: 48 ms instead of 67.
 constexpr std::uint32_t kColouredIslandMax = 65536;
+// Islands of at least this many manifolds that are not spread over the threads (kColouredIsland, kColouredShare)
+// run alone on one thread, coloured too, so that each colour's manifolds are visited in SIMD lanes. 1e4 boxes in the
+// medium level, one thread, steps 60-300: solve 20.9-21.2 ms a step with none, 17.3-18.0 at 32, 16.6-17.2 at 64,
+// 17.8-18.2 at 128, 19.4-20.6 at 256 (the results differ with the bound, so each run is its own trajectory).
+constexpr std::uint32_t kLanedIsland = 64;
 // Fewest items per chunk of a coloured island's passes. A pass is cut into one chunk per thread (the items of a
 // colour share no dynamic body, so any cut gives the same bits): smaller chunks cost more in handing them out than
 // they gained (Box2D's base-100 pyramid on 2 threads: 57 ms a step at 64 items per chunk, 47 ms at 1,024).
@@ -193,6 +198,11 @@ void PositionSolver::SoftScratch::reserve(std::size_t manifold_count, std::size_
         colour.reserve(manifold_count);
         coloured.reserve(manifold_count);
     }
+    // At most one batch per colour is not full; at most every manifold is lone.
+    const std::size_t most_batches = (manifold_count + kNormalLanes - 1) / kNormalLanes + PositionSolver::kSoftColours;
+    const bool laned = colours && manifold_count <= kColouredIslandMax;  // a blocked island has no batches
+    if (laned && batches.size() < most_batches) batches.resize(most_batches);
+    if (laned && lone.size() < manifold_count) lone.resize(manifold_count);
     if (colours && manifold_count > kColouredIslandMax && block_key.capacity() < manifold_count) {
         block_key.reserve(std::max(manifold_count, body_count));  // block_island: bodies, then manifolds
         blocks.reserve(manifold_count / PositionSolver::kSoftBlock + 1);
@@ -228,12 +238,22 @@ void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactM
     // The other islands run in groups of consecutive ones (group_islands), as one island each: the same arithmetic
     // per island, with each pass over the bodies over the whole group (the position pass in SIMD lanes, which small
     // islands alone are too small for), and the setup of an island once per group.
-    group_islands(kSoftGroupWork, [&](std::uint32_t island) { return large(island) || huge(island); });
+    // A mid-sized island (kLanedIsland manifolds or more) that is not spread over the threads runs alone on one
+    // thread, coloured, so that its colours' manifolds are visited in SIMD lanes as a large island's are.
+    auto laned = [&](std::uint32_t island) {
+        return manifold_begin_[island + 1] - manifold_begin_[island] >= kLanedIsland && !large(island) && !huge(island);
+    };
+    group_islands(kSoftGroupWork, [&](std::uint32_t island) { return large(island) || huge(island) || laned(island); });
     schedule_islands(parallel.threads());
     // The coloured or blocked island a work item is, if it is one (such an island is a group of its own).
     auto spread = [&](std::uint32_t item) {
         const std::uint32_t island = group_begin_[item];
         return group_begin_[item + 1] == island + 1 && (large(island) || huge(island));
+    };
+    // The laned island a work item is, if it is one (such an island is a group of its own).
+    auto laned_item = [&](std::uint32_t item) {
+        const std::uint32_t island = group_begin_[item];
+        return group_begin_[item + 1] == island + 1 && laned(island);
     };
     // Each work unit's scratch, sized for its largest item (the first unit's also for the large islands), and for
     // at least the largest group that group_islands can make: which islands make up a group shifts from step to
@@ -243,19 +263,20 @@ void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactM
         soft_unit_scratch_.resize(std::max<std::size_t>(units, 1));
     for (std::size_t u = 0; u < units; ++u) {
         std::size_t most_manifolds = kSoftGroupWork / 4, most_bodies = kSoftGroupWork;
-        bool colours = false;
+        bool colours = false, lanes = false;
         for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o) {
             const std::uint32_t first = group_begin_[island_order_[o]], last = group_begin_[island_order_[o] + 1];
             most_manifolds = std::max<std::size_t>(most_manifolds, manifold_begin_[last] - manifold_begin_[first]);
             most_bodies = std::max<std::size_t>(most_bodies, body_begin_[last] - body_begin_[first]);
             colours = colours || spread(island_order_[o]);
+            lanes = lanes || laned_item(island_order_[o]);
         }
-        soft_unit_scratch_[colours ? 0 : u].reserve(most_manifolds, most_bodies, colours);
+        soft_unit_scratch_[colours ? 0 : u].reserve(most_manifolds, most_bodies, colours || lanes);
     }
     for_each_island(parallel, [&](std::uint32_t item, std::size_t unit) {
         if (!spread(item))
             run_island_soft(item, soft_unit_scratch_[unit], bodies, manifolds, warm, gravity, dt, settings, serial(),
-                            SoftMode::whole);
+                            laned_item(item) ? SoftMode::coloured : SoftMode::whole);
     });
     for (std::uint32_t item : island_order_)
         if (spread(item))
@@ -648,11 +669,23 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
         }
     };
     // The sides' entries of a batch's used lanes from the bodies, before each pass over it, and the lanes' own bodies'
-    // velocities back after it (a still side keeps its own).
-    auto load_sides = [&](LaneBatch& batch) {
+    // velocities back after it (a still side keeps its own). `moved`: the bodies may have moved since the batch's last
+    // pass (its first pass of a substep, or the relax pass after the position pass), so their turns, displacements and
+    // inverse inertias are loaded too; else only their velocities, which every other pass changes.
+    auto load_sides = [&](LaneBatch& batch, bool moved) {
         for (int l = 0; l < batch.used; ++l) {
             const SoftBody& a = still_or_own(batch.a[l]);
             const SoftBody& b = still_or_own(batch.b[l]);
+            if (!moved) {
+                FrictionLanes& rubbing = batch.rubbing;
+                for (int c = 0; c < 3; ++c) {
+                    rubbing.va[c][l] = a.v[c];
+                    rubbing.wa[c][l] = a.w[c];
+                    rubbing.vb[c][l] = b.v[c];
+                    rubbing.wb[c][l] = b.w[c];
+                }
+                continue;
+            }
             set_sides(batch.rubbing, l, a.v, a.w, b.v, b.w, a.inv_inertia, b.inv_inertia, a.dr, b.dr);
             for (int c = 0; c < 3; ++c) {
                 batch.setup.dpa[c][l] = a.dp[c];
@@ -930,7 +963,7 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
         // what `visit` does, with its bits.
         const bool locating = !use_bias, fresh = !use_bias || first_substep;
         auto run = [&](LaneBatch& batch) {
-            load_sides(batch);
+            load_sides(batch, !use_bias);  // the solve pass follows the warm start, which loaded the rest
             set_up_in_lanes(batch.setup, batch.normal, batch.rubbing, locating, fresh, use_bias, inv_h, kContactSpeed);
             normal_passes_in_lanes(batch.normal, passes, kBlockTolerance);
             finish_in_lanes(batch.setup, batch.normal, batch.rubbing, kTorsionPatchRadius);
@@ -1020,7 +1053,7 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             each_batch(
                 t0,
                 [&](LaneBatch& batch) {
-                    load_sides(batch);
+                    load_sides(batch, true);
                     if (step == 0)
                         set_up_in_lanes(batch.setup, batch.normal, batch.rubbing, true, false, true, inv_h,
                                         kContactSpeed);
