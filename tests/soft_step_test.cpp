@@ -378,9 +378,9 @@ TEST(SoftStep, SmallIslandsSolvedInGroupsGiveEachIslandTheBitsItGetsAlone) {
     EXPECT_GE(most_islands, static_cast<std::size_t>(kStacks)) << "every stack must be an island of its own";
 }
 
-// A mid-sized island (at least 128 manifolds, less than a quarter of the step's) runs coloured on one thread, its
-// colours in SIMD lanes; alone in the world the same island is large and runs coloured on all threads. The colours
-// depend on the island only, so it must get the same bits either way, for any thread count.
+// A mid-sized island (less than a quarter of the step's manifolds) runs coloured on one thread, its colours in SIMD
+// lanes; alone in the world the same island is large and runs coloured on all threads. The colours depend on the
+// island only, so it must get the same bits either way, for any thread count.
 TEST(SoftStep, AMidSizedIslandSolvedInLanesOnOneThreadGetsTheBitsItGetsAlone) {
     constexpr int kBlocks = 5;
     // Block j: 3 layers of 6 x 6 cubes of 0.5 m, each turned a little about the vertical; 6 m between blocks.
@@ -413,7 +413,7 @@ TEST(SoftStep, AMidSizedIslandSolvedInLanesOnOneThreadGetsTheBitsItGetsAlone) {
             ASSERT_EQ(all.stats().islands, static_cast<std::size_t>(kBlocks)) << "step " << n;
             fewest_manifolds = std::min(fewest_manifolds, all.stats().manifolds);
         }
-        // Five islands of about a fifth each: mid-sized if each has 128 manifolds or more (and, alone, large: 256).
+        // Five islands of about a fifth each: alone, each is large (256 manifolds or more).
         EXPECT_GE(fewest_manifolds, static_cast<std::size_t>(kBlocks) * 300u);
         for (int j = 0; j < kBlocks; ++j) {
             World alone(s);

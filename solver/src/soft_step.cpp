@@ -72,17 +72,17 @@ constexpr std::uint64_t kColouredShare = 4;
 // 1,355 ms (1,922) whole on one thread, since each colour visited the whole island; in blocks it takes 1,094 ms.
 // Box2D's base-100 pyramid (14,950 manifolds) is coloured manifold by manifold: 48 ms instead of 67.
 constexpr std::uint32_t kColouredIslandMax = 65536;
-// Islands of at least this many manifolds that are not spread over the threads (kColouredIsland, kColouredShare)
-// run alone on one thread, coloured too, so that each colour's manifolds are visited in SIMD lanes. 1e4 boxes in the
-// medium level, one thread, steps 60-300: solve 20.9-21.2 ms a step with none, 17.3-18.0 at 32, 16.6-17.2 at 64,
-// 17.8-18.2 at 128, 19.4-20.6 at 256 (the results differ with the bound, so each run is its own trajectory).
-constexpr std::uint32_t kLanedIsland = 64;
 // Fewest items per chunk of a coloured island's passes. A pass is cut into one chunk per thread (the items of a
 // colour share no dynamic body, so any cut gives the same bits): smaller chunks cost more in handing them out than
 // they gained (Box2D's base-100 pyramid on 2 threads: 57 ms a step at 64 items per chunk, 47 ms at 1,024).
 constexpr std::size_t kColourGrain = 256;
-// Most work (bodies plus four per manifold) of a group of small islands run as one (group_islands): enough bodies for
-// the position pass's SIMD lanes, and well under the share of a thread that schedule_islands packs into a unit.
+// Most work (bodies plus four per manifold) of a group of small islands run as one (group_islands): enough manifolds
+// of each colour to fill some of the SIMD lanes and bodies for the position pass's, and well under the share of a
+// thread that schedule_islands packs into a unit. 1e4 boxes in the medium level (steps 60-300), two threads: 16.2 ms a
+// step at 256, 15.7-15.9 at 1,024, 16.1-16.2 at 4,096 (the same bits: an island's colours do not depend on its group).
+// 1,024 was not kept for memory: each work unit's scratch holds lane batches for its largest group (9 kB per 8
+// manifolds), and a resting floor of 11,000 boxes had 4 units more than one of 1,000, 1,832 bytes a body against the
+// 1.5 kB budget (1,439 at 256; Memory.BytesPerBody).
 constexpr std::uint32_t kSoftGroupWork = 256;
 
 // A soft constraint stepped implicitly over h (Catto, "Solver2D"): the velocity bias per metre of penetration, the
@@ -199,7 +199,8 @@ void PositionSolver::SoftScratch::reserve(std::size_t manifold_count, std::size_
         coloured.reserve(manifold_count);
     }
     // At most one batch per colour is not full; at most every manifold is lone.
-    const std::size_t most_batches = (manifold_count + kNormalLanes - 1) / kNormalLanes + PositionSolver::kSoftColours;
+    const std::size_t most_batches =
+        std::min(manifold_count, (manifold_count + kNormalLanes - 1) / kNormalLanes + PositionSolver::kSoftColours);
     const bool laned = colours && manifold_count <= kColouredIslandMax;  // a blocked island has no batches
     if (laned && batches.size() < most_batches) batches.resize(most_batches);
     if (laned && lone.size() < manifold_count) lone.resize(manifold_count);
@@ -221,7 +222,7 @@ void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactM
                                 const SolverSettings& settings, Parallel& parallel) {
     body_local_.resize(bodies.size());
     build_islands(bodies, manifolds);
-    // Islands run whole on one thread each, as many at once as there are threads, except an island that holds a
+    // Islands run coloured on one thread each, as many at once as there are threads, except an island that holds a
     // large share of the step's contacts: it runs alone, its passes spread over the threads colour by colour. Which
     // islands those are depends on the islands only, never on the thread count, so the results do not either.
     const std::uint32_t total = manifold_begin_.empty() ? 0 : manifold_begin_.back();
@@ -235,25 +236,17 @@ void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactM
         const std::uint32_t count = manifold_begin_[island + 1] - manifold_begin_[island];
         return count > kColouredIslandMax && std::uint64_t{count} * kColouredShare >= total;
     };
-    // The other islands run in groups of consecutive ones (group_islands), as one island each: the same arithmetic
-    // per island, with each pass over the bodies over the whole group (the position pass in SIMD lanes, which small
-    // islands alone are too small for), and the setup of an island once per group.
-    // A mid-sized island (kLanedIsland manifolds or more) that is not spread over the threads runs alone on one
-    // thread, coloured, so that its colours' manifolds are visited in SIMD lanes as a large island's are.
-    auto laned = [&](std::uint32_t island) {
-        return manifold_begin_[island + 1] - manifold_begin_[island] >= kLanedIsland && !large(island) && !huge(island);
-    };
-    group_islands(kSoftGroupWork, [&](std::uint32_t island) { return large(island) || huge(island) || laned(island); });
+    // The other islands run in groups of consecutive ones (group_islands), as one island each, coloured together:
+    // a manifold's colour depends only on the manifolds before it that share a body, which are its own island's, so
+    // each island gets the colours, and the bits, it gets alone, while a colour's manifolds of all the group's islands
+    // fill the SIMD lanes together (small islands alone have a manifold or two of each colour), and each pass over the
+    // bodies runs over the whole group (the position pass in SIMD lanes).
+    group_islands(kSoftGroupWork, [&](std::uint32_t island) { return large(island) || huge(island); });
     schedule_islands(parallel.threads());
     // The coloured or blocked island a work item is, if it is one (such an island is a group of its own).
     auto spread = [&](std::uint32_t item) {
         const std::uint32_t island = group_begin_[item];
         return group_begin_[item + 1] == island + 1 && (large(island) || huge(island));
-    };
-    // The laned island a work item is, if it is one (such an island is a group of its own).
-    auto laned_item = [&](std::uint32_t item) {
-        const std::uint32_t island = group_begin_[item];
-        return group_begin_[item + 1] == island + 1 && laned(island);
     };
     // Each work unit's scratch, sized for its largest item (the first unit's also for the large islands), and for
     // at least the largest group that group_islands can make: which islands make up a group shifts from step to
@@ -263,20 +256,19 @@ void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactM
         soft_unit_scratch_.resize(std::max<std::size_t>(units, 1));
     for (std::size_t u = 0; u < units; ++u) {
         std::size_t most_manifolds = kSoftGroupWork / 4, most_bodies = kSoftGroupWork;
-        bool colours = false, lanes = false;
+        bool colours = false;
         for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o) {
             const std::uint32_t first = group_begin_[island_order_[o]], last = group_begin_[island_order_[o] + 1];
             most_manifolds = std::max<std::size_t>(most_manifolds, manifold_begin_[last] - manifold_begin_[first]);
             most_bodies = std::max<std::size_t>(most_bodies, body_begin_[last] - body_begin_[first]);
             colours = colours || spread(island_order_[o]);
-            lanes = lanes || laned_item(island_order_[o]);
         }
-        soft_unit_scratch_[colours ? 0 : u].reserve(most_manifolds, most_bodies, colours || lanes);
+        soft_unit_scratch_[colours ? 0 : u].reserve(most_manifolds, most_bodies, true);
     }
     for_each_island(parallel, [&](std::uint32_t item, std::size_t unit) {
         if (!spread(item))
             run_island_soft(item, soft_unit_scratch_[unit], bodies, manifolds, warm, gravity, dt, settings, serial(),
-                            laned_item(item) ? SoftMode::coloured : SoftMode::whole);
+                            SoftMode::coloured);
     });
     for (std::uint32_t item : island_order_)
         if (spread(item))
@@ -284,12 +276,12 @@ void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactM
                             large(group_begin_[item]) ? SoftMode::coloured : SoftMode::blocked);
 }
 
-void PositionSolver::colour_island(std::uint32_t island, SoftScratch& scratch, std::span<const SolverBody> bodies,
-                                   std::span<const ContactManifold> manifolds,
+void PositionSolver::colour_island(std::uint32_t island, std::uint32_t last_island, SoftScratch& scratch,
+                                   std::span<const SolverBody> bodies, std::span<const ContactManifold> manifolds,
                                    std::array<std::uint32_t, kSoftColours + 2>& begin) {
-    const std::uint32_t body_count = body_begin_[island + 1] - body_begin_[island];
+    const std::uint32_t body_count = body_begin_[last_island] - body_begin_[island];
     std::uint32_t* manifold_list = island_manifolds_.data() + manifold_begin_[island];
-    const std::uint32_t manifold_count = manifold_begin_[island + 1] - manifold_begin_[island];
+    const std::uint32_t manifold_count = manifold_begin_[last_island] - manifold_begin_[island];
     auto moves = [&](std::uint32_t i) { return i != kStaticGeometry && bodies[i].motion == Motion::dynamic; };
     greedy_colour(
         manifold_count, body_count, kSoftColours,
@@ -438,11 +430,12 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
         apply(b, rb, change * n);
         return change;
     };
-    // visit(k, m, a, b) for each of the island's manifolds (its SoftManifold) with its two sides at time t: in the
-    // island's order; for a coloured island colour by colour, each colour's manifolds (which share no dynamic body) on
-    // all threads, then the manifolds that took no colour, in order; for a blocked island block colour by block colour,
+    // visit(k, m, a, b) for each of the island's manifolds (its SoftManifold) with its two sides at time t: for a
+    // coloured island (or group of islands) colour by colour, each colour's manifolds (which share no dynamic body) on
+    // all threads (one, for a group), then the manifolds that took no colour, in order; for a blocked island block
+    // colour by block colour,
     // each colour's blocks on all threads and each block's manifolds in order, then the blocks that took no colour.
-    if (mode == SoftMode::coloured) colour_island(island, scratch, bodies, manifolds, colour_begin);
+    if (mode == SoftMode::coloured) colour_island(island, last_island, scratch, bodies, manifolds, colour_begin);
     const std::uint32_t* block_list = mode == SoftMode::blocked ? scratch.blocks.data() : nullptr;
     const auto threads = static_cast<std::size_t>(std::max(parallel.threads(), 1));
     auto grain = [&](std::size_t count) { return std::max(kColourGrain, (count + threads - 1) / threads); };
@@ -458,10 +451,6 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
     };
     auto each_manifold = [&](float t, auto&& visit) {
         auto one = [&](std::uint32_t k) { visit_one(t, visit, k); };
-        if (mode == SoftMode::whole) {
-            for (std::uint32_t k = 0; k < manifold_count; ++k) one(k);
-            return;
-        }
         if (mode == SoftMode::blocked) {
             auto block = [&](std::uint32_t j) {
                 const std::uint32_t last = std::min((j + 1) * kSoftBlock, manifold_count);
@@ -493,10 +482,9 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
     // packed below): each colour's manifolds without a kinematic side in batches of up to kNormalLanes, which share no
     // dynamic body and so are visited side by side in SIMD lanes with the bits of one at a time; those with a
     // kinematic side apart (scratch.lone), visited alone. Colour c is batches batch_begin[c] .. batch_begin[c + 1] - 1
-    // and lone manifolds lone_begin[c] .. lone_begin[c + 1] - 1. Blocked islands and groups of small ones are visited
-    // one manifold at a time: lanes over 8 blocks of a colour (one block's manifolds after another's in each lane)
-    // made the 1e5 pile's solve slower (553 ms a step against 423), and lanes over a group's islands, two or three
-    // mostly, the medium level's (24.1 ms against 20.6), both with each pass's lanes gathered from the scratch.
+    // and lone manifolds lone_begin[c] .. lone_begin[c + 1] - 1. Blocked islands are visited one manifold at a time:
+    // lanes over 8 blocks of a colour (one block's manifolds after another's in each lane) made the 1e5 pile's solve
+    // slower (553 ms a step against 423, with each pass's lanes gathered from the scratch).
     std::array<std::uint32_t, kSoftColours + 1> batch_begin{}, lone_begin{};
     // run(batch) for each batch of each colour, the colour's batches on all threads, and visit(k, m, a, b) for its
     // lone manifolds; then visit for the manifolds that took no colour, in order (a coloured island only).

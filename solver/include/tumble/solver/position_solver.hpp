@@ -364,7 +364,7 @@ private:
     };
     // How an island's passes run: whole on one thread, colour by colour (colour_island), or block colour by block
     // colour (block_island).
-    enum class SoftMode : std::uint8_t { whole, coloured, blocked };
+    enum class SoftMode : std::uint8_t { coloured, blocked };
     std::vector<SoftScratch> soft_unit_scratch_;  // per work unit
     void run_island_soft(std::uint32_t item, SoftScratch& scratch, std::span<SolverBody> bodies,
                          std::span<ContactManifold> manifolds, std::span<ContactWarmStart> warm,
@@ -375,8 +375,9 @@ private:
     // last colour, kSoftColours, holds what did not fit (solved in order, alone). The island's manifolds
     // (island_manifolds_) are put in that order, so that each colour's pass reads the scratch in memory order.
     static constexpr int kSoftColours = 32;
-    void colour_island(std::uint32_t island, SoftScratch& scratch, std::span<const SolverBody> bodies,
-                       std::span<const ContactManifold> manifolds, std::array<std::uint32_t, kSoftColours + 2>& begin);
+    void colour_island(std::uint32_t island, std::uint32_t last_island, SoftScratch& scratch,
+                       std::span<const SolverBody> bodies, std::span<const ContactManifold> manifolds,
+                       std::array<std::uint32_t, kSoftColours + 2>& begin);
     // Colouring of a huge island's blocks (soft step), which keeps each thread's work in one place: the island's
     // bodies and manifolds are put in the order of a Morton curve of the bodies' centres (island_bodies_,
     // island_manifolds_, body_local_), the manifolds cut into blocks of kSoftBlock places k, and the blocks coloured
