@@ -41,6 +41,27 @@ glm::quat random_rotation(std::mt19937& rng) {
     return glm::normalize(glm::quat(g(rng), g(rng), g(rng), g(rng)));
 }
 
+// The sides of a random manifold as the lane tests draw them: velocities (`spin` scales the angular ones, rad/s),
+// world inverse inertias and turns of the sides that move (own_a, own_b); zeros and the identity for the others.
+template <class M>
+void random_sides(M& m, std::mt19937& rng, float spin) {
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f), mass(0.05f, 20.0f);
+    auto vec = [&](float scale) { return glm::vec3(u(rng), u(rng), u(rng)) * scale; };
+    auto inertia = [&]() {
+        const glm::mat3 r = glm::mat3_cast(random_rotation(rng));
+        const glm::vec3 d(1.0f / mass(rng), 1.0f / mass(rng), 1.0f / mass(rng));
+        return glm::mat3(r[0] * d.x, r[1] * d.y, r[2] * d.z) * glm::transpose(r);
+    };
+    m.va = m.own_a ? vec(2.0f) : glm::vec3(0.0f);
+    m.wa = m.own_a ? vec(spin) : glm::vec3(0.0f);
+    m.vb = m.own_b ? vec(2.0f) : glm::vec3(0.0f);
+    m.wb = m.own_b ? vec(spin) : glm::vec3(0.0f);
+    if (m.own_a) m.inertia_a = inertia();
+    if (m.own_b) m.inertia_b = inertia();
+    if (m.own_a) m.dra = glm::mat3_cast(random_rotation(rng));
+    if (m.own_b) m.drb = glm::mat3_cast(random_rotation(rng));
+}
+
 // Boxes as the engine makes them, and the cases at the edges of the scalar code's branches: no turn possible (zero
 // inverse moments: the pass leaves the orientation alone), no spin (w = 0: rotate_substep's early return), one axis
 // that cannot turn, a huge inverse moment (above kMaxInverseMoment), fast spin and a quaternion a little off unit.
@@ -373,12 +394,6 @@ std::vector<Rubbing> rubbings() {
     std::mt19937 rng(20261130);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f), mass(0.05f, 20.0f);
     auto vec = [&](float scale) { return glm::vec3(u(rng), u(rng), u(rng)) * scale; };
-    auto inertia = [&]() {
-        const glm::quat q = random_rotation(rng);
-        const glm::mat3 r = glm::mat3_cast(q);
-        const glm::vec3 d(1.0f / mass(rng), 1.0f / mass(rng), 1.0f / mass(rng));
-        return glm::mat3(r[0] * d.x, r[1] * d.y, r[2] * d.z) * glm::transpose(r);
-    };
     std::vector<Rubbing> out;
     for (int i = 0; i < 600; ++i) {
         Rubbing m;
@@ -394,14 +409,7 @@ std::vector<Rubbing> rubbings() {
             glm::cross(n, std::abs(n.x) < 0.6f ? glm::vec3(1.0f, 0.0f, 0.0f) : glm::vec3(0.0f, 1.0f, 0.0f)));
         m.t2 = glm::cross(n, m.t1);
         m.dx = vec(0.01f);
-        m.va = m.own_a ? vec(2.0f) : glm::vec3(0.0f);
-        m.wa = m.own_a ? vec(3.0f) : glm::vec3(0.0f);
-        m.vb = m.own_b ? vec(2.0f) : glm::vec3(0.0f);
-        m.wb = m.own_b ? vec(3.0f) : glm::vec3(0.0f);
-        if (m.own_a) m.inertia_a = inertia();
-        if (m.own_b) m.inertia_b = inertia();
-        if (m.own_a) m.dra = glm::mat3_cast(random_rotation(rng));
-        if (m.own_b) m.drb = glm::mat3_cast(random_rotation(rng));
+        random_sides(m, rng, 3.0f);
         for (int p = 0; p < 4; ++p) {
             m.ra[p] = vec(0.5f);
             m.rb[p] = vec(0.5f);
@@ -573,11 +581,6 @@ std::vector<Visit> visits() {
     std::mt19937 rng(20261201);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f), mass(0.05f, 20.0f);
     auto vec = [&](float scale) { return glm::vec3(u(rng), u(rng), u(rng)) * scale; };
-    auto inertia = [&]() {
-        const glm::mat3 r = glm::mat3_cast(random_rotation(rng));
-        const glm::vec3 d(1.0f / mass(rng), 1.0f / mass(rng), 1.0f / mass(rng));
-        return glm::mat3(r[0] * d.x, r[1] * d.y, r[2] * d.z) * glm::transpose(r);
-    };
     std::vector<Visit> out;
     for (int i = 0; i < 600; ++i) {
         Visit m;
@@ -596,15 +599,8 @@ std::vector<Visit> visits() {
         m.dpa = m.own_a ? vec(0.01f) : glm::vec3(0.0f);
         m.dpb = m.own_b ? vec(0.01f) : glm::vec3(0.0f);
         m.dx = vec(1.0f);
-        m.va = m.own_a ? vec(2.0f) : glm::vec3(0.0f);
         const float spin = i % 6 == 3 ? 1e-4f : (i % 2 == 0 ? 0.05f : 3.0f);  // slow: torsion within its limit
-        m.wa = m.own_a ? vec(spin) : glm::vec3(0.0f);
-        m.vb = m.own_b ? vec(2.0f) : glm::vec3(0.0f);
-        m.wb = m.own_b ? vec(spin) : glm::vec3(0.0f);
-        if (m.own_a) m.inertia_a = inertia();
-        if (m.own_b) m.inertia_b = inertia();
-        if (m.own_a) m.dra = glm::mat3_cast(random_rotation(rng));
-        if (m.own_b) m.drb = glm::mat3_cast(random_rotation(rng));
+        random_sides(m, rng, spin);
         for (int p = 0; p < 4; ++p) {
             m.arm_a[p] = vec(0.5f);
             m.arm_b[p] = vec(0.5f);
@@ -672,6 +668,18 @@ void set_lane(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, int l, const Vis
     }
 }
 
+// An idle lane's manifold, as the soft step leaves it: no points, zeros, effective masses 1.
+Visit idle_visit() {
+    Visit idle{};
+    idle.count = 0;
+    for (int p = 0; p < 4; ++p) {
+        idle.arm_a[p] = idle.arm_b[p] = idle.ra[p] = idle.rb[p] = idle.ia[p] = idle.ib[p] = glm::vec3(0.0f);
+        idle.separation[p] = idle.s[p] = idle.impulse[p] = 0.0f;
+        idle.normal_mass[p] = 1.0f;
+    }
+    return idle;
+}
+
 class SetUpAndFinish : public ForcesTargets {};
 
 TEST_F(SetUpAndFinish, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
@@ -706,16 +714,8 @@ TEST_F(SetUpAndFinish, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
             SetUpLanes u;
             NormalLanes nl;
             FrictionLanes f;
-            for (int l = 0; l < tumble::detail::kNormalLanes; ++l) {
-                Visit idle{};
-                idle.count = 0;
-                for (int p = 0; p < 4; ++p) {  // an idle lane, as the soft step leaves it: zeros
-                    idle.arm_a[p] = idle.arm_b[p] = idle.ra[p] = idle.rb[p] = idle.ia[p] = idle.ib[p] = glm::vec3(0.0f);
-                    idle.separation[p] = idle.s[p] = idle.impulse[p] = 0.0f;
-                    idle.normal_mass[p] = 1.0f;
-                }
-                set_lane(u, nl, f, l, l < n ? all[first + static_cast<std::size_t>(l)] : idle);
-            }
+            for (int l = 0; l < tumble::detail::kNormalLanes; ++l)
+                set_lane(u, nl, f, l, l < n ? all[first + static_cast<std::size_t>(l)] : idle_visit());
             tumble::detail::set_up_in_lanes(u, nl, f, pass.locate, pass.fresh, pass.use_bias, inv_h, max_push);
             tumble::detail::finish_in_lanes(u, nl, f, radius);
             for (int l = 0; l < n; ++l) {
@@ -844,16 +844,9 @@ TEST_F(WarmStart, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
         NormalLanes nl;
         FrictionLanes f;
         for (int l = 0; l < tumble::detail::kNormalLanes; ++l) {
-            Visit idle{};
-            idle.count = 0;
-            for (int p = 0; p < 4; ++p) {
-                idle.arm_a[p] = idle.arm_b[p] = idle.ra[p] = idle.rb[p] = idle.ia[p] = idle.ib[p] = glm::vec3(0.0f);
-                idle.separation[p] = idle.s[p] = idle.impulse[p] = 0.0f;
-                idle.normal_mass[p] = 1.0f;
-            }
             const bool used = l < n;
             const std::size_t i = first + static_cast<std::size_t>(l);
-            set_lane(s, nl, f, l, used ? all[i] : idle);
+            set_lane(s, nl, f, l, used ? all[i] : idle_visit());
             for (int p = 0; p < 4; ++p)
                 for (int j = 0; j < 2; ++j)
                     f.tangent_impulse[p][j][l] =

@@ -111,33 +111,47 @@ HWY_INLINE Vec3 Select(M m, const Vec3& yes, const Vec3& no) {
     return {hn::IfThenElse(m, yes.x, no.x), hn::IfThenElse(m, yes.y, no.y), hn::IfThenElse(m, yes.z, no.z)};
 }
 
+// Loads and stores of the lanes base .. base + Lanes(d) - 1 of a lane structure's rows.
+struct At {
+    std::size_t base;
+    HWY_INLINE V Load(const float* row) const { return hn::LoadU(D(), row + base); }
+    HWY_INLINE Vec3 Load3(const float (*rows)[kNormalLanes]) const {
+        return {Load(rows[0]), Load(rows[1]), Load(rows[2])};
+    }
+    HWY_INLINE void Store3(const Vec3& v, float (*rows)[kNormalLanes]) const {
+        hn::StoreU(v.x, D(), rows[0] + base);
+        hn::StoreU(v.y, D(), rows[1] + base);
+        hn::StoreU(v.z, D(), rows[2] + base);
+    }
+    // A matrix held column by column in nine rows (entry 3 c + i: column c, row i).
+    HWY_INLINE void Load9(const float (*rows)[kNormalLanes], V (&m)[9]) const {
+        for (int e = 0; e < 9; ++e) m[e] = Load(rows[e]);
+    }
+    // A lane structure's point counts as floats.
+    HWY_INLINE V Count(const std::int32_t* counts) const { return hn::ConvertTo(D(), hn::LoadU(DI(), counts + base)); }
+};
+
 // The lanes base .. base + Lanes(d) - 1 of `s`: the point friction of soft_step.cpp's `point_friction`, each
 // operation as GLM does it there (vectors component by component, velocity_at(s, r) = s.v + cross(s.w, r), apply(s, r,
 // p): s.v += inv_mass p, s.w += I^-1 cross(r, p)), points in order.
 HWY_INLINE void FrictionAt(FrictionLanes& s, std::size_t base, bool use_bias) {
     const D d;
-    const DI di;
     const V zero = hn::Zero(d);
-    auto load = [&](const float* row) { return hn::LoadU(d, row + base); };
-    auto load3 = [&](const float(*rows)[kNormalLanes]) { return Vec3{load(rows[0]), load(rows[1]), load(rows[2])}; };
-    auto store3 = [&](const Vec3& v, float(*rows)[kNormalLanes]) {
-        hn::StoreU(v.x, d, rows[0] + base);
-        hn::StoreU(v.y, d, rows[1] + base);
-        hn::StoreU(v.z, d, rows[2] + base);
-    };
-    const V count = hn::ConvertTo(d, hn::LoadU(di, s.count + base));
+    const At at{base};
+    auto load = [&](const float* row) { return at.Load(row); };
+    auto load3 = [&](const float(*rows)[kNormalLanes]) { return at.Load3(rows); };
+    auto store3 = [&](const Vec3& v, float(*rows)[kNormalLanes]) { at.Store3(v, rows); };
+    const V count = at.Count(s.count);
     const V friction = load(s.friction), bias_rate = hn::Neg(load(s.bias_rate));
     const V inv_mass_a = load(s.inv_mass_a), inv_mass_b = load(s.inv_mass_b);
     const M own_a = hn::Ne(load(s.own_a), zero), own_b = hn::Ne(load(s.own_b), zero);
     const Vec3 t1 = load3(s.t1), t2 = load3(s.t2), dx = load3(s.dx);
     Vec3 va = load3(s.va), wa = load3(s.wa), vb = load3(s.vb), wb = load3(s.wb);
     V inertia_a[9], inertia_b[9], dra[9], drb[9];
-    for (int e = 0; e < 9; ++e) {
-        inertia_a[e] = load(s.inv_inertia_a[e]);
-        inertia_b[e] = load(s.inv_inertia_b[e]);
-        dra[e] = load(s.dra[e]);
-        drb[e] = load(s.drb[e]);
-    }
+    at.Load9(s.inv_inertia_a, inertia_a);
+    at.Load9(s.inv_inertia_b, inertia_b);
+    at.Load9(s.dra, dra);
+    at.Load9(s.drb, drb);
     for (int p = 0; p < 4; ++p) {
         const M has = hn::Lt(hn::Set(d, static_cast<float>(p)), count);
         if (hn::AllFalse(d, has)) break;
@@ -202,26 +216,20 @@ HWY_INLINE Vec3 Scale3(const V& k, const Vec3& a) { return {hn::Mul(k, a.x), hn:
 HWY_INLINE void SetUpAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::size_t base, bool locate, bool fresh,
                         bool use_bias, float inv_h, float max_push) {
     const D d;
-    const DI di;
     const V zero = hn::Zero(d), half = hn::Set(d, 0.5f);
-    auto load = [&](const float* row) { return hn::LoadU(d, row + base); };
-    auto load3 = [&](const float(*rows)[kNormalLanes]) { return Vec3{load(rows[0]), load(rows[1]), load(rows[2])}; };
-    auto store3 = [&](const Vec3& v, float(*rows)[kNormalLanes]) {
-        hn::StoreU(v.x, d, rows[0] + base);
-        hn::StoreU(v.y, d, rows[1] + base);
-        hn::StoreU(v.z, d, rows[2] + base);
-    };
-    const V count = hn::ConvertTo(d, hn::LoadU(di, u.count + base));
+    const At at{base};
+    auto load = [&](const float* row) { return at.Load(row); };
+    auto load3 = [&](const float(*rows)[kNormalLanes]) { return at.Load3(rows); };
+    auto store3 = [&](const Vec3& v, float(*rows)[kNormalLanes]) { at.Store3(v, rows); };
+    const V count = at.Count(u.count);
     const M own_a = hn::Ne(load(f.own_a), zero), own_b = hn::Ne(load(f.own_b), zero);
     const Vec3 n = load3(u.normal);
     const Vec3 va = load3(f.va), wa = load3(f.wa), vb = load3(f.vb), wb = load3(f.wb);
     V inertia_a[9], inertia_b[9], dra[9], drb[9];
-    for (int e = 0; e < 9; ++e) {
-        inertia_a[e] = load(f.inv_inertia_a[e]);
-        inertia_b[e] = load(f.inv_inertia_b[e]);
-        dra[e] = load(f.dra[e]);
-        drb[e] = load(f.drb[e]);
-    }
+    at.Load9(f.inv_inertia_a, inertia_a);
+    at.Load9(f.inv_inertia_b, inertia_b);
+    at.Load9(f.dra, dra);
+    at.Load9(f.drb, drb);
     hn::StoreU(hn::Add(load(f.inv_mass_a), load(f.inv_mass_b)), d, nl.inv_masses + base);
     Vec3 dx;
     if (locate) {
@@ -285,16 +293,12 @@ HWY_INLINE void SetUpAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::s
 // std::min(std::max(v, lo), hi)).
 HWY_INLINE void FinishAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::size_t base, float torsion_radius) {
     const D d;
-    const DI di;
     const V zero = hn::Zero(d);
-    auto load = [&](const float* row) { return hn::LoadU(d, row + base); };
-    auto load3 = [&](const float(*rows)[kNormalLanes]) { return Vec3{load(rows[0]), load(rows[1]), load(rows[2])}; };
-    auto store3 = [&](const Vec3& v, float(*rows)[kNormalLanes]) {
-        hn::StoreU(v.x, d, rows[0] + base);
-        hn::StoreU(v.y, d, rows[1] + base);
-        hn::StoreU(v.z, d, rows[2] + base);
-    };
-    const V count = hn::ConvertTo(d, hn::LoadU(di, u.count + base));
+    const At at{base};
+    auto load = [&](const float* row) { return at.Load(row); };
+    auto load3 = [&](const float(*rows)[kNormalLanes]) { return at.Load3(rows); };
+    auto store3 = [&](const Vec3& v, float(*rows)[kNormalLanes]) { at.Store3(v, rows); };
+    const V count = at.Count(u.count);
     const M own_a = hn::Ne(load(f.own_a), zero), own_b = hn::Ne(load(f.own_b), zero);
     const Vec3 n = load3(u.normal);
     const V pushed = load(nl.pushed);
@@ -308,10 +312,8 @@ HWY_INLINE void FinishAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::
     M twists = hn::And(hn::Eq(count, hn::Set(d, 1.0f)), hn::Gt(friction, zero));
     if (!hn::AllFalse(d, twists)) {
         V inertia_a[9], inertia_b[9];
-        for (int e = 0; e < 9; ++e) {
-            inertia_a[e] = load(f.inv_inertia_a[e]);
-            inertia_b[e] = load(f.inv_inertia_b[e]);
-        }
+        at.Load9(f.inv_inertia_a, inertia_a);
+        at.Load9(f.inv_inertia_b, inertia_b);
         const V limit = hn::Mul(hn::Mul(friction, hn::Set(d, torsion_radius)), load(nl.impulse[0]));
         const Vec3 none{zero, zero, zero};
         const Vec3 ja = Select(own_a, Times(inertia_a, n), none), jb = Select(own_b, Times(inertia_b, n), none);
@@ -338,25 +340,19 @@ HWY_INLINE void FinishAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::
 // not zero turns each own side by -+ twist I^-1 n).
 HWY_INLINE void WarmStartAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::size_t base) {
     const D d;
-    const DI di;
     const V zero = hn::Zero(d);
-    auto load = [&](const float* row) { return hn::LoadU(d, row + base); };
-    auto load3 = [&](const float(*rows)[kNormalLanes]) { return Vec3{load(rows[0]), load(rows[1]), load(rows[2])}; };
-    auto store3 = [&](const Vec3& v, float(*rows)[kNormalLanes]) {
-        hn::StoreU(v.x, d, rows[0] + base);
-        hn::StoreU(v.y, d, rows[1] + base);
-        hn::StoreU(v.z, d, rows[2] + base);
-    };
-    const V count = hn::ConvertTo(d, hn::LoadU(di, u.count + base));
+    const At at{base};
+    auto load = [&](const float* row) { return at.Load(row); };
+    auto load3 = [&](const float(*rows)[kNormalLanes]) { return at.Load3(rows); };
+    auto store3 = [&](const Vec3& v, float(*rows)[kNormalLanes]) { at.Store3(v, rows); };
+    const V count = at.Count(u.count);
     const M own_a = hn::Ne(load(f.own_a), zero), own_b = hn::Ne(load(f.own_b), zero);
     const V inv_mass_a = load(f.inv_mass_a), inv_mass_b = load(f.inv_mass_b);
     const Vec3 n = load3(u.normal), t1 = load3(f.t1), t2 = load3(f.t2);
     Vec3 va = load3(f.va), wa = load3(f.wa), vb = load3(f.vb), wb = load3(f.wb);
     V inertia_a[9], inertia_b[9];
-    for (int e = 0; e < 9; ++e) {
-        inertia_a[e] = load(f.inv_inertia_a[e]);
-        inertia_b[e] = load(f.inv_inertia_b[e]);
-    }
+    at.Load9(f.inv_inertia_a, inertia_a);
+    at.Load9(f.inv_inertia_b, inertia_b);
     for (int p = 0; p < 4; ++p) {
         const M has = hn::Lt(hn::Set(d, static_cast<float>(p)), count);
         if (hn::AllFalse(d, has)) break;
