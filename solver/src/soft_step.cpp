@@ -61,10 +61,11 @@ constexpr float kLocalTolerance = 1e-5f;
 constexpr int kBlockPasses = 16;
 constexpr float kBlockTolerance = 1e-6f;
 // Islands with at least this many manifolds and at least 1 / kColouredShare of all the step's manifolds are coloured
-// and solved colour by colour on all threads (Box2D v3's constraint graph colouring); the others run whole on one
-// thread each, as many at once as there are threads. Colouring every island of 256 manifolds or more made 1e4 boxes
-// in the medium level slower on 2 threads (41 ms a step against 33): its many mid-sized islands had kept both threads
-// busy on their own, and colour by colour each waits for the other thread at every colour.
+// and solved colour by colour on all threads (Box2D v3's constraint graph colouring); the others (coloured too, in
+// groups) run on one thread each, as many at once as there are threads. Spreading every island of 256 manifolds or
+// more over the threads made 1e4 boxes in the medium level slower on 2 threads (41 ms a step against 33): its many
+// mid-sized islands had kept both threads busy on their own, and colour by colour each waits for the other thread at
+// every colour.
 constexpr std::uint32_t kColouredIsland = 256;
 constexpr std::uint64_t kColouredShare = 4;
 // Islands beyond this many manifolds are coloured by blocks of nearby manifolds instead (block_island): colour by

@@ -362,8 +362,8 @@ private:
         std::vector<std::uint32_t> lone;         // ... and its manifolds with a kinematic side, colour by colour
         void reserve(std::size_t manifolds, std::size_t bodies, bool coloured);  // room for an island of this size
     };
-    // How an island's passes run: whole on one thread, colour by colour (colour_island), or block colour by block
-    // colour (block_island).
+    // How an island's (or group's) passes run: colour by colour (colour_island; on all threads for a large island, on
+    // one for the others), or block colour by block colour (block_island).
     enum class SoftMode : std::uint8_t { coloured, blocked };
     std::vector<SoftScratch> soft_unit_scratch_;  // per work unit
     void run_island_soft(std::uint32_t item, SoftScratch& scratch, std::span<SolverBody> bodies,
