@@ -46,8 +46,8 @@ constexpr std::size_t kHeaderSize = 52;
 // broadphase margin, the active-edges flag, the manifold reuse distance, the sleep flag, the sleep thresholds.
 constexpr std::size_t kSettingsBytes = 51;
 // A body: id, pose, velocities, force and torque, material, filter, sleep state, internal faces, the moved-by-the-API
-// flag, the broadphase box.
-constexpr std::size_t kBodyBytes = 170;
+// flag, the candidate drift (kept mesh candidates), the broadphase box.
+constexpr std::size_t kBodyBytes = 174;
 // What an empty state writes after the bodies: seven list counts, the carried body-pair count and the carried
 // manifolds' warm-start flag.
 constexpr std::size_t kEmptyListsBytes = 7 * 4 + 4 + 1;
@@ -483,8 +483,10 @@ TEST(Snapshot, BadBytesAreRefusedWithAReasonAndChangeNothing) {
     }
     {
         Bytes future = good;
-        put_u32(future, 8, 4);
-        expect_refused(w, resealed(future), "format version 4 is newer", "future version");
+        put_u32(future, 8, 5);
+        expect_refused(w, resealed(future), "format version 5 is newer", "future version");
+        put_u32(future, 8, 3);  // before the candidate drift
+        expect_refused(w, resealed(future), "format version 3 is not", "version 3");
         put_u32(future, 8, 2);  // before kept manifolds
         expect_refused(w, resealed(future), "format version 2 is not", "version 2");
         put_u32(future, 8, 1);  // before the solver method and the warm-start forces

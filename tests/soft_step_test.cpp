@@ -643,6 +643,104 @@ TEST(SoftStep, AManifoldIsFoundAgainOnceItsBodiesHaveMovedTheReuseDistance) {
     }
 }
 
+// A vertical two-triangle wall in the plane x = `x`, from y = 0 to 1 and z = -3 to -1, its front facing -x.
+tumble::TriangleMesh wall_at(float x) {
+    tumble::TriangleMesh m;
+    m.vertices = {{x, 0.0f, -3.0f}, {x, 0.0f, -1.0f}, {x, 1.0f, -1.0f}, {x, 1.0f, -3.0f}};
+    m.indices = {0, 1, 2, 0, 2, 3};
+    return m;
+}
+
+// The cube of two_cubes_on_a_mesh alone (its +x face at x = 2.25), with a wall 15 mm beyond that face: inside the
+// broadphase box (2 cm margin), outside the speculative margin (1 cm plus the step's fall under gravity, 2.7 mm).
+struct CubeByAWall {
+    World world;
+    BodyId cube;
+};
+CubeByAWall cube_by_a_wall(bool wall, bool sleep = false) {
+    WorldSettings s = soft();
+    s.sleep.enabled = sleep;
+    s.manifold_reuse_distance = 5e-4f;
+    CubeByAWall out{World(s), {}};
+    out.world.add_mesh(gamescene::floor_mesh());
+    if (wall) out.world.add_mesh(wall_at(2.265f));
+    out.cube = out.world.create_body(box({2.0f, 0.25f, -2.0f}, glm::vec3(0.25f)));
+    return out;
+}
+
+TEST(SoftStep, AStillBoxTakesItsTriangleCandidatesFromItsKeptManifolds) {
+    // Resting, the cube's query finds both floor triangles and both wall triangles (4 candidates, 1 manifold). Once it
+    // has moved less than the reuse distance since that query, its candidates are its one manifold's triangle.
+    CubeByAWall by_wall = cube_by_a_wall(true);
+    CubeByAWall alone = cube_by_a_wall(false);
+    std::size_t queried = 0, kept = 0;
+    for (int n = 0; n < 180; ++n) {
+        by_wall.world.step(kDt);
+        alone.world.step(kDt);
+        const tumble::StepStats& st = by_wall.world.stats();
+        ASSERT_EQ(st.manifolds, 1u) << "step " << n;
+        if (st.kept_candidate_bodies == 1) {
+            ++kept;
+            EXPECT_EQ(st.triangle_pairs, 1u) << "step " << n;
+        } else {
+            ++queried;
+            EXPECT_EQ(st.triangle_pairs, 4u) << "step " << n;
+        }
+        // The wall beyond reach changes nothing, bit for bit, whether its triangles are candidates or not.
+        ASSERT_EQ(by_wall.world.body(by_wall.cube).position, alone.world.body(alone.cube).position) << "step " << n;
+        ASSERT_EQ(by_wall.world.body(by_wall.cube).orientation, alone.world.body(alone.cube).orientation);
+    }
+    std::printf("[ soft     ] a cube at rest by a wall: %zu steps kept its candidates, %zu queried\n", kept, queried);
+    EXPECT_GE(kept, 150u);
+    EXPECT_GE(queried, 1u);
+    ASSERT_EQ(by_wall.world.stats().kept_candidate_bodies, 1u);
+
+    // A snapshot carries how far the cube moved since its query: a world restored from it steps the same, its
+    // candidates included.
+    CubeByAWall twin = cube_by_a_wall(true);
+    twin.world.restore_state(by_wall.world.save_state());
+    for (int n = 0; n < 5; ++n) {
+        by_wall.world.step(kDt);
+        twin.world.step(kDt);
+        EXPECT_EQ(twin.world.stats().kept_candidate_bodies, by_wall.world.stats().kept_candidate_bodies);
+        EXPECT_EQ(twin.world.stats().triangle_pairs, by_wall.world.stats().triangle_pairs);
+        EXPECT_EQ(twin.world.body(twin.cube).position, by_wall.world.body(by_wall.cube).position);
+    }
+
+    // Set moving towards the wall at 1 m/s (17 mm a step), it queries again, meets the wall and stops at it.
+    by_wall.world.set_velocity(by_wall.cube, {1.0f, 0.0f, 0.0f});
+    by_wall.world.step(kDt);
+    EXPECT_EQ(by_wall.world.stats().kept_candidate_bodies, 0u);
+    EXPECT_EQ(by_wall.world.stats().triangle_pairs, 4u);
+    for (int n = 0; n < 60; ++n) by_wall.world.step(kDt);
+    EXPECT_LT(by_wall.world.body(by_wall.cube).position.x + 0.25f, 2.265f + 1e-3f);
+    EXPECT_GT(by_wall.world.body(by_wall.cube).position.x, 2.0f);
+
+    // A mesh added beside a still cube is queried at once: a wall 5 mm into its +x face pushes it back.
+    for (int n = 0; n < 60; ++n) alone.world.step(kDt);
+    ASSERT_EQ(alone.world.stats().kept_candidate_bodies, 1u);
+    const float before = alone.world.body(alone.cube).position.x;
+    alone.world.add_mesh(wall_at(2.245f));
+    alone.world.step(kDt);
+    EXPECT_EQ(alone.world.stats().kept_candidate_bodies, 0u);
+    EXPECT_EQ(alone.world.stats().manifolds, 3u) << "the floor's and both wall triangles'";
+    for (int n = 0; n < 30; ++n) alone.world.step(kDt);
+    EXPECT_LT(alone.world.body(alone.cube).position.x, before - 4e-3f);
+}
+
+TEST(SoftStep, ACubeWokenAfterSleepingQueriesTheMeshesAgain) {
+    // Asleep, the cube's manifolds leave the contact cache: woken, it must query the floor again, not keep nothing.
+    CubeByAWall w = cube_by_a_wall(false, true);
+    for (int n = 0; n < 240 && w.world.stats().sleeping_bodies == 0; ++n) w.world.step(kDt);
+    ASSERT_EQ(w.world.stats().sleeping_bodies, 1u);
+    w.world.wake(w.cube);
+    w.world.step(kDt);
+    EXPECT_EQ(w.world.stats().kept_candidate_bodies, 0u);
+    EXPECT_EQ(w.world.stats().manifolds, 1u);
+    for (int n = 0; n < 10; ++n) w.world.step(kDt);
+    EXPECT_NEAR(w.world.body(w.cube).position.y, 0.25f, 1e-3f) << "it stays on the floor";
+}
+
 TEST(SoftStep, APairMovingTogetherKeepsItsManifoldWhileItsMotionOverTheFloorDoesNot) {
     // Two stacked cubes on a frictionless mesh floor, both set sliding at 1.32 m/s (22 mm a step): the bottom cube's
     // manifold with the floor is found every step, but the top cube does not move against the bottom one, so their

@@ -10,6 +10,7 @@
 // them and their events continue after it wakes.
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 #include "world_impl.hpp"
@@ -117,6 +118,7 @@ void World::Impl::update_sleep(float dt, const std::vector<std::uint8_t>& blocke
             island.bodies.push_back(slot);
             b.island = id;
             b.awake = false;
+            b.candidate_drift = std::numeric_limits<float>::infinity();  // its manifolds leave the contact cache
             b.velocity = glm::vec3(0.0f);
             b.angular_velocity = glm::vec3(0.0f);
             state.active.remove(b.proxy);

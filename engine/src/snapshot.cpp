@@ -8,7 +8,8 @@
 //   settings                 all but `threads` (results do not depend on it; the bytes must not either)
 //   bodies                   per live slot: pose, velocities, the force and torque of the next step, material,
 //                            filter, sleep state (quiet_time, rest pose, island), internal_faces (they follow the
-//                            static neighbours, which set_position moves), moved_by_api and the proxy's box.
+//                            static neighbours, which set_position moves), moved_by_api, candidate_drift and the
+//                            proxy's box.
 //                            `awake` and the octree a proxy sits in follow from the state (wants_awake); the `awake`
 //                            list is rebuilt in creation order, which is what integrate_stage turns any list into.
 //   islands, free_islands    as they are: island ids decide which slot the next island takes
@@ -54,8 +55,9 @@ constexpr std::uint32_t kNone = Impl::kNone;
 
 constexpr std::uint8_t kMagic[8] = {'T', 'M', 'B', 'L', 'S', 'N', 'A', 'P'};
 // 2: the solver method, and carried points with their warm start; 3: kept manifolds (a body's moved_by_api flag, a
-// carried manifold's held mask, keep flags, axis, normal and drift, the reuse distance)
-constexpr std::uint32_t kFormatVersion = 3;
+// carried manifold's held mask, keep flags, axis, normal and drift, the reuse distance); 4: a body's candidate drift
+// (kept mesh candidates)
+constexpr std::uint32_t kFormatVersion = 4;
 // Header: magic (8), version (4), body count (4), mesh count (4), body fingerprint (8), mesh fingerprint (8),
 // payload size (8), checksum (8).
 constexpr std::size_t kVersionOffset = 8;
@@ -63,7 +65,7 @@ constexpr std::size_t kSizeOffset = 36;
 constexpr std::size_t kChecksumOffset = 44;
 constexpr std::size_t kHeaderSize = 52;
 // Bytes per item of each list, for the reserve estimate and the check that a count fits in what remains.
-constexpr std::size_t kBodyBytes = 170;
+constexpr std::size_t kBodyBytes = 174;
 constexpr std::size_t kTouchBytes = 50;
 constexpr std::size_t kEventBytes = 51;
 constexpr std::size_t kIslandBytes = 9;  // alive flag and two counts
@@ -312,6 +314,7 @@ struct BodyRecord {
     std::uint32_t island = kNone;
     FaceFlags internal_faces = 0;
     bool moved_by_api = false;
+    float candidate_drift = 0.0f;
     Aabb proxy_box;
 };
 
@@ -381,6 +384,7 @@ void write_body(Writer& o, const State& w, std::uint32_t slot) {
     o.u32(b.island);
     o.u8(b.internal_faces);
     o.flag(b.moved_by_api);
+    o.f32(b.candidate_drift);
     // The proxy's box (which the margin of the time it was placed sized). A world that an exception left half
     // stepped (docs/reliability.md) may have lost the proxy: its box is then the one the body asks for now.
     const LooseOctree& tree = w.tree_of(b);
@@ -408,6 +412,7 @@ BodyRecord read_body(Reader& in) {
     r.island = in.u32("a body's island");
     r.internal_faces = in.u8("a body's internal faces");
     r.moved_by_api = in.flag("a body's moved-by-the-API flag");
+    r.candidate_drift = in.f32("a body's candidate drift");
     r.proxy_box.min = in.vec3("a body's broadphase box");
     r.proxy_box.max = in.vec3("a body's broadphase box");
     return r;
@@ -541,6 +546,8 @@ void check_against(const State& w, Decoded& d) {
         if (!(finite(r.quiet_time) && r.quiet_time >= 0.0f))
             fail(who + "quiet time " + std::to_string(r.quiet_time) + " (seconds, >= 0)");
         if (r.internal_faces > 0x3f) fail(who + "internal face flags " + std::to_string(r.internal_faces) + " (6 bits)");
+        if (!(r.candidate_drift >= 0.0f))  // infinite: the body queries the meshes in its next step
+            fail(who + "candidate drift " + std::to_string(r.candidate_drift) + " (metres, >= 0 or infinite)");
         if (!finite(r.proxy_box.min) || !finite(r.proxy_box.max) || !(r.proxy_box.min.x <= r.proxy_box.max.x) ||
             !(r.proxy_box.min.y <= r.proxy_box.max.y) || !(r.proxy_box.min.z <= r.proxy_box.max.z))
             fail(who + "its broadphase box is not finite or not ordered");
@@ -814,6 +821,7 @@ void World::restore_state(std::span<const std::byte> bytes) {
         b.island = r.island;
         b.internal_faces = r.internal_faces;
         b.moved_by_api = r.moved_by_api;
+        b.candidate_drift = r.candidate_drift;
         b.awake = Impl::wants_awake(b);
         sleeping += b.sleeping() ? 1 : 0;
         try {

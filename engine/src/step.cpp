@@ -256,7 +256,46 @@ void World::Impl::broadphase_stage() {
     for (const KeyedPair& p : scratch.candidate_pairs)
         scratch.body_pairs.push_back({solver_index_of(p.pair.a), solver_index_of(p.pair.b)});
 
-    // Mesh candidates: each awake dynamic body queries every mesh's BVH.
+    // Mesh candidates: each awake dynamic body queries every mesh's BVH, unless it keeps its candidates. A body that
+    // has moved less than the reuse distance since its last query (Body::candidate_drift), counting how far its
+    // velocities carry it in this step, takes as candidates the triangles of its manifolds of the last step (the
+    // contact cache's triangle part, in the order a query gives: by mesh sequence, then triangle). The triangles
+    // that query found without a manifold were beyond the speculative margin (half the broadphase margin at least)
+    // then, and the body has not moved the distance since, so none of them can come within reach in this step. The
+    // idea is Box2D v3's: a pair found once is kept while its bodies stay within their enlarged boxes.
+    const ContactCache& cache = state.contact_cache;
+    const float reuse =
+        state.settings.solver.method == SolverMethod::soft_step ? state.settings.manifold_reuse_distance : 0.0f;
+    scratch.mesh_queried.assign(n, 1);
+    // The mesh slot of a mesh sequence (kNone: no live mesh has it).
+    auto mesh_of = [&](std::uint64_t sequence) {
+        const auto at =
+            std::lower_bound(scratch.mesh_order.begin(), scratch.mesh_order.end(), sequence,
+                             [&](std::uint32_t m, std::uint64_t s) { return state.meshes[m].sequence < s; });
+        return at != scratch.mesh_order.end() && state.meshes[*at].sequence == sequence ? *at : kNone;
+    };
+    // How far the force and torque the API applied for this step can move body k's farthest point in it (gravity,
+    // constant since the query, is in the margin the query's step tested with).
+    auto pushed = [&](std::uint32_t k) {
+        const SolverBody& s = scratch.solver_bodies[k];
+        const float spin_up = std::max({s.inverse_inertia.x, s.inverse_inertia.y, s.inverse_inertia.z}) *
+                              glm::length(s.torque) * glm::length(half_extents_of(k));
+        return (glm::length(s.force) * s.inverse_mass + spin_up) * scratch.dt * scratch.dt;
+    };
+    // Body k's kept triangle candidates into `out`, if it keeps them.
+    auto keep_candidates = [&](std::uint32_t k, const Body& b, std::vector<TriangleCandidate>& out) {
+        if (!(reuse > 0.0f && b.candidate_drift + coast_of(k) + pushed(k) < reuse && may_keep(k))) return false;
+        const auto triangles = std::span(cache.keys).subspan(cache.pairs);
+        auto at = std::lower_bound(triangles.begin(), triangles.end(), ManifoldKey{b.sequence, 0, 0});
+        for (; at != triangles.end() && at->a == b.sequence; ++at) {
+            const std::uint32_t m = mesh_of(at->b);
+            if (m == kNone || !layers_collide(b.layer, b.mask, state.meshes[m].layer, state.meshes[m].mask)) continue;
+            push_back_grown(
+                out, {k, m, at->triangle,
+                      state.settings.active_edges_only ? state.meshes[m].active_edges[at->triangle] : kAllEdgesActive});
+        }
+        return true;
+    };
     scratch.triangle_candidates.clear();
     in_waves(
         [&](StepContext::ChunkScratch& c, std::size_t begin, std::size_t end) {
@@ -264,6 +303,10 @@ void World::Impl::broadphase_stage() {
             for (std::size_t k = begin; k < end; ++k) {
                 const Body& b = state.bodies[state.awake[k]];
                 if (!b.dynamic() || b.sensor) continue;
+                if (keep_candidates(static_cast<std::uint32_t>(k), b, c.triangles)) {
+                    scratch.mesh_queried[k] = 0;
+                    continue;
+                }
                 const Aabb box = state.active.aabb(b.proxy);
                 for (std::uint32_t m : scratch.mesh_order) {
                     if (!layers_collide(b.layer, b.mask, state.meshes[m].layer, state.meshes[m].mask)) continue;
@@ -282,6 +325,8 @@ void World::Impl::broadphase_stage() {
         });
     stats.body_pairs = scratch.body_pairs.size();
     stats.triangle_pairs = scratch.triangle_candidates.size();
+    stats.kept_candidate_bodies = 0;
+    for (std::uint32_t k = 0; k < n; ++k) stats.kept_candidate_bodies += scratch.mesh_queried[k] == 0 ? 1 : 0;
 }
 
 namespace {
@@ -375,6 +420,19 @@ ContactManifold World::Impl::kept_manifold(const CarriedManifold& kept, std::uin
     return out;
 }
 
+float World::Impl::coast_of(std::uint32_t k) const {
+    const SolverBody& s = scratch.solver_bodies[k];
+    return (glm::length(s.velocity) + glm::length(s.angular_velocity) * glm::length(half_extents_of(k))) * scratch.dt;
+}
+
+bool World::Impl::may_keep(std::uint32_t k) const {
+    return !state.bodies[scratch.solver_slot[k]].moved_by_api && !swept_for_ccd(k);
+}
+
+void World::Impl::forget_mesh_candidates() {
+    for (Body& b : state.bodies) b.candidate_drift = std::numeric_limits<float>::infinity();
+}
+
 glm::vec3 World::Impl::solved_displacement(std::uint32_t k) const {
     return scratch.solver_bodies[k].position - state.bodies[scratch.solver_slot[k]].position;
 }
@@ -450,11 +508,6 @@ void World::Impl::narrowphase_stage() {
         const CarriedManifold& m = cache.manifolds[j];
         return (m.keep & kKeepable) && m.drift + coast < reuse ? &m : nullptr;
     };
-    auto coast_of = [&](std::uint32_t k) {
-        const SolverBody& s = scratch.solver_bodies[k];
-        return (glm::length(s.velocity) + glm::length(s.angular_velocity) * glm::length(half_extents_of(k))) *
-               scratch.dt;
-    };
     // The same for a body pair, its translation taken relative: a pair that moves together keeps its manifold (the
     // points' anchors are in the bodies' frames and the gaps are worked out anew; the normal, in the world frame, is
     // kept, so each body's turn counts whole).
@@ -465,10 +518,6 @@ void World::Impl::narrowphase_stage() {
                 (glm::length(sa.angular_velocity) * glm::length(half_extents_of(a)) +
                  glm::length(sb.angular_velocity) * glm::length(half_extents_of(b)))) *
                scratch.dt;
-    };
-    // Whether step body k's manifolds of the last step may be kept: not swept for CCD, not posed by the API since.
-    auto may_keep = [&](std::uint32_t k) {
-        return !state.bodies[scratch.solver_slot[k]].moved_by_api && !swept_for_ccd(k);
     };
     // Candidate k's manifold, if it has one, into `out` (returns 0 if it has none, 1 if found, 2 if kept; a kept
     // one's drift into `drift`).
@@ -694,10 +743,18 @@ void World::Impl::cache_contacts() {
     const bool soft = state.settings.solver.method == SolverMethod::soft_step;
     const bool reuse = soft && state.settings.manifold_reuse_distance > 0.0f;
     // Each step body's motion in the step once (a body has several manifolds), on the threads.
+    // An awake body's candidate_drift: this step's motion, added to the drift since its last mesh query unless it
+    // queried in this step (Body::candidate_drift).
     if (reuse)
         parallel().for_each_chunk(scratch.solver_bodies.size(), 512, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t k = begin; k < end; ++k)
-                scratch.body_distance[k] = solved_turn(static_cast<std::uint32_t>(k));
+            for (std::size_t k = begin; k < end; ++k) {
+                const auto i = static_cast<std::uint32_t>(k);
+                scratch.body_distance[k] = solved_turn(i);
+                if (k >= scratch.awake_count) continue;
+                Body& b = state.bodies[scratch.solver_slot[k]];
+                const float since = scratch.mesh_queried[k] ? 0.0f : b.candidate_drift;
+                b.candidate_drift = since + glm::length(solved_displacement(i)) + scratch.body_distance[k];
+            }
         });
     const float* const turned = scratch.body_distance.data();
     // A manifold's motion in the step: with a triangle, its body's displacement plus its turn; between two bodies, the

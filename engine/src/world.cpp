@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -136,6 +137,7 @@ void World::Impl::user_changed(std::uint32_t slot, const Body& moved) {
     const bool posed = moved.position != b.position || moved.orientation != b.orientation;
     b = moved;
     b.moved_by_api = moved.moved_by_api || posed;
+    b.candidate_drift = std::numeric_limits<float>::infinity();  // its filter or shape may have changed: query again
     b.awake = was_awake;
     b.proxy = proxy;
     b.generation = generation;
@@ -229,8 +231,10 @@ void World::set_settings(const WorldSettings& settings) {
         impl_->pool = settings.threads > 1 ? std::make_unique<ThreadPool>(settings.threads) : nullptr;
     impl_->state.settings = settings;
     impl_->wake_everything();  // new gravity, thresholds or solver settings: let every body find out
-    // Manifolds found under the old settings (active edges, solver method) are found again, not kept.
+    // Manifolds found under the old settings (active edges, solver method) are found again, not kept, and the
+    // meshes queried again (the margin may have changed).
     for (Impl::CarriedManifold& m : impl_->state.contact_cache.manifolds) m.keep = 0;
+    impl_->forget_mesh_candidates();
 }
 
 BodyId World::create_body(const BodyDef& def) {
@@ -456,8 +460,9 @@ MeshId World::add_mesh(const TriangleMesh& mesh, const MeshMaterial& material, s
         m.generation = 1;
         w.state.meshes.push_back(std::move(m));
     }
-    // Wake the sleeping bodies whose boxes reach one of the new triangles.
+    // Wake the sleeping bodies whose boxes reach one of the new triangles; the awake ones query the meshes again.
     w.wake_touching(w.state.meshes[slot].index);
+    w.forget_mesh_candidates();
     return {slot, w.state.meshes[slot].generation};
 }
 
@@ -471,6 +476,7 @@ void World::remove_mesh(MeshId id) {
     m.generation = m.generation == 0xffffffffu ? 1u : m.generation + 1u;
     w.state.free_meshes.push_back(id.index);
     w.forget_touches(BodyId{}, id);
+    w.forget_mesh_candidates();  // its slot and its triangles' keys may come back with another mesh
 }
 
 std::size_t World::mesh_triangle_count(MeshId id) const { return impl_->live_mesh(id, "World::mesh_triangle_count").index.size(); }

@@ -11,10 +11,11 @@
 //   snapshot.cpp    save_state, restore_state
 
 #include <algorithm>
-#include <cmath>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,7 +41,7 @@ struct World::Impl {
     static constexpr std::uint32_t kNone = 0xffffffffu;
 
     struct Body {
-        // Fields of 4 and 8 bytes first, the one-byte flags together at the end: 192 bytes, no padding inside.
+        // Fields of 4 and 8 bytes first, the one-byte flags together at the end: 200 bytes, 4 of them padding.
         glm::vec3 position{0.0f};
         glm::quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
         glm::vec3 half_extents{0.0f};
@@ -58,6 +59,13 @@ struct World::Impl {
         // Sleep state. An awake body (a dynamic body not asleep, or a kinematic body with a velocity) has its proxy in
         // the `active` octree and its slot in `awake`; every other body has its proxy in `resting`.
         float quiet_time = 0.0f;       // seconds the body has stayed near its rest pose (SleepSettings); 0: none yet
+        // Kept mesh candidates (soft step, WorldSettings::manifold_reuse_distance > 0): how far the body can have moved
+        // (centre displacement plus turn times half diagonal, metres, summed step by step) since the step that last
+        // queried the meshes for its triangle candidates. While that plus its coast in the step stays under the
+        // distance, the broadphase takes its triangle candidates from its kept manifolds instead of querying. Infinite
+        // (query) for a new body, once it falls asleep or the API changes it, and for every body when a mesh or the
+        // settings change.
+        float candidate_drift = std::numeric_limits<float>::infinity();
         glm::vec3 rest_position{0.0f};  // pose at the first step of the quiet window
         glm::quat rest_orientation{1.0f, 0.0f, 0.0f, 0.0f};
         std::uint32_t island = kNone;  // the sleeping island of a sleeping dynamic body
@@ -240,6 +248,7 @@ struct World::Impl {
         std::vector<BodyPair> body_pairs;  // candidate_pairs as step-body indices
         std::vector<TriangleCandidate> triangle_candidates;
         std::vector<std::uint32_t> mesh_order;      // live mesh slots by creation sequence
+        std::vector<std::uint8_t> mesh_queried;     // per awake body: 1 if its triangle candidates came from a query
         std::vector<ContactManifold> wave_manifolds;  // narrowphase: per candidate of a wave, its manifold if found
         std::vector<ContactSides> wave_sides;         // ... and its reference face (XPBD only)
         std::vector<std::uint8_t> candidate_found;    // ... and whether it has one (2: kept from the last step)
@@ -391,6 +400,15 @@ struct World::Impl {
     // anchors across them worked out at the bodies' start poses as to_solver does.
     ContactManifold kept_manifold(const CarriedManifold& kept, std::uint32_t a, std::uint32_t b, float friction,
                                   float restitution) const;
+    // Kept manifolds (soft step, reuse distance > 0). How far step body k's velocities at the start of the step
+    // carry its farthest point in the step (metres): the centre's speed plus the spin times the half diagonal, times
+    // dt. And whether its manifolds of the last step may be kept: it is not swept for CCD and the API has not posed it
+    // since (its kept mesh candidates too, given that its candidate_drift is finite).
+    float coast_of(std::uint32_t k) const;
+    bool may_keep(std::uint32_t k) const;
+    // Every body queries the meshes again in its next step (Body::candidate_drift): a mesh came or went, or the
+    // settings changed.
+    void forget_mesh_candidates();
     // Step body k's motion in the step once solved (0 for a body the step holds fixed): its centre's displacement
     // (world frame, metres), and how far its turn can have moved its farthest point from the centre, the turn's angle
     // times its half diagonal (metres).
