@@ -60,6 +60,9 @@ constexpr float kLocalTolerance = 1e-5f;
 // 0.73-1.87 mm and 1.4-7.4 mm with the point-by-point pushes before it (docs/benchmarks.md).
 constexpr int kBlockPasses = 16;
 constexpr float kBlockTolerance = 1e-6f;
+// The manifold packing's prefetch distance (manifolds), and how much of a ContactManifold it fetches.
+constexpr std::uint32_t kManifoldsAhead = 8;
+constexpr std::size_t kPackedBytes = sizeof(ContactManifold);
 // Islands with at least this many manifolds and at least 1 / kColouredShare of all the step's manifolds are coloured
 // and solved colour by colour on all threads (Box2D v3's constraint graph colouring); the others (coloured too, in
 // groups) run on one thread each, as many at once as there are threads. Spreading every island of 256 manifolds or
@@ -536,7 +539,20 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
 
     // Manifolds packed for the passes, and their points: arms, effective masses, the approach speed, and the warm
     // start carried from the last step. Reads the bodies only.
+    // The island's manifolds are in colour order, scattered over the step's: what a later visit reads is fetched
+    // ahead, the manifold and its warm starts kManifoldsAhead manifolds before, its bodies half as far.
     each_manifold_index([&](std::uint32_t k, std::uint32_t mi) {
+        if (k + kManifoldsAhead < manifold_count) {
+            const std::uint32_t ahead = manifold_list[k + kManifoldsAhead];
+            const auto* line = reinterpret_cast<const char*>(&manifolds[ahead]);
+            for (std::size_t at = 0; at < kPackedBytes; at += 64) __builtin_prefetch(line + at);
+            if (!warm.empty()) __builtin_prefetch(&warm[4 * std::size_t{ahead}]);
+        }
+        if (k + kManifoldsAhead / 2 < manifold_count) {
+            const ContactManifold& near = manifolds[manifold_list[k + kManifoldsAhead / 2]];
+            if (near.a != kStaticGeometry) __builtin_prefetch(&bodies[near.a]);
+            if (near.b != kStaticGeometry) __builtin_prefetch(&bodies[near.b]);
+        }
         const ContactManifold& m = manifolds[mi];
         SoftManifold& sm = soft_manifold[k];
         auto pack = [&](std::uint32_t index, std::uint8_t kinematic_bit, std::uint32_t& ref) {
