@@ -112,6 +112,7 @@ int main(int argc, char** argv) {
         sum.sleep_ms += st.sleep_ms;
         sum.manifolds += st.manifolds;
         sum.kept_manifolds += st.kept_manifolds;
+        sum.body_pairs += st.body_pairs;
         sum.triangle_pairs += st.triangle_pairs;
         sum.kept_candidate_bodies += st.kept_candidate_bodies;
         sum.islands += st.islands;
@@ -131,7 +132,8 @@ int main(int argc, char** argv) {
         "\"solver\":\"%s\",\"substeps\":%d,\"ms_per_step\":%.1f,\"cpu_ms_per_step\":%.1f,\"lost\":%d,\"max_moved_m\":%."
         "5f,\"stages_ms\":{\"integrate\":%.2f,"
         "\"broadphase\":%.2f,\"narrowphase\":%.2f,\"solve\":%.2f,\"velocities\":%.2f,\"report\":%.2f,"
-        "\"sleep\":%.2f},\"manifolds\":%.0f,\"kept_manifolds\":%.0f,\"triangle_pairs\":%.0f,\"kept_candidate_bodies\":%"
+        "\"sleep\":%.2f},\"manifolds\":%.0f,\"kept_manifolds\":%.0f,\"body_pairs\":%.0f,\"triangle_pairs\":%.0f,\"kept_"
+        "candidate_bodies\":%"
         ".0f,\"islands\":%.0f,\"awake\":%.0f,"
         "\"first_lost\":{\"box\":%d,\"after_step\":%d,\"at\":[%.3f,%.3f,%.3f]},\"mesh_guards\":%zu,"
         "\"state_hash\":\"%s\"}\n",
@@ -140,8 +142,8 @@ int main(int argc, char** argv) {
         sum.integrate_ms / measured, sum.broadphase_ms / measured, sum.narrowphase_ms / measured,
         sum.solve_ms / measured, sum.velocities_ms / measured, sum.report_ms / measured, sum.sleep_ms / measured,
         static_cast<double>(sum.manifolds) / measured, static_cast<double>(sum.kept_manifolds) / measured,
-        static_cast<double>(sum.triangle_pairs) / measured, static_cast<double>(sum.kept_candidate_bodies) / measured,
-        static_cast<double>(sum.islands) / measured, static_cast<double>(sum.awake_bodies) / measured, first_lost,
-        first_lost_step, first_lost_at.x, first_lost_at.y, first_lost_at.z, mesh_guards,
-        tumble::samples::hex(tumble::samples::state_hash(world)).c_str());
+        static_cast<double>(sum.body_pairs) / measured, static_cast<double>(sum.triangle_pairs) / measured,
+        static_cast<double>(sum.kept_candidate_bodies) / measured, static_cast<double>(sum.islands) / measured,
+        static_cast<double>(sum.awake_bodies) / measured, first_lost, first_lost_step, first_lost_at.x, first_lost_at.y,
+        first_lost_at.z, mesh_guards, tumble::samples::hex(tumble::samples::state_hash(world)).c_str());
 }
