@@ -41,7 +41,7 @@ struct World::Impl {
     static constexpr std::uint32_t kNone = 0xffffffffu;
 
     struct Body {
-        // Fields of 4 and 8 bytes first, the one-byte flags together at the end: 200 bytes, 4 of them padding.
+        // Fields of 4 and 8 bytes first, the one-byte flags together near the end: 192 bytes, no padding inside.
         glm::vec3 position{0.0f};
         glm::quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
         glm::vec3 half_extents{0.0f};
@@ -58,29 +58,31 @@ struct World::Impl {
         std::uint64_t mask = kAllLayers;
         // Sleep state. An awake body (a dynamic body not asleep, or a kinematic body with a velocity) has its proxy in
         // the `active` octree and its slot in `awake`; every other body has its proxy in `resting`.
-        float quiet_time = 0.0f;       // seconds the body has stayed near its rest pose (SleepSettings); 0: none yet
+        float quiet_time = 0.0f;        // seconds the body has stayed near its rest pose (SleepSettings); 0: none yet
+        glm::vec3 rest_position{0.0f};  // pose at the first step of the quiet window
+        glm::quat rest_orientation{1.0f, 0.0f, 0.0f, 0.0f};
+        std::uint32_t island = kNone;  // the sleeping island of a sleeping dynamic body
+        ProxyId proxy = kNullProxy;
+        std::uint64_t sequence = 0;    // creation order: the step's sort key, independent of slot reuse
+        // The flags set when the body is made (or destroyed) share a byte: Body stays at 192 bytes.
+        bool fixed_rotation : 1 = false;
+        bool alive : 1 = false;
+        bool kinematic : 1 = false;
+        bool sensor : 1 = false;
+        bool ccd : 1 = false;
+        bool awake = false;            // see the sleep state above
+        FaceFlags internal_faces = 0;  // static bodies: faces covered by a flush static neighbour
+        // Posed by the API (or its internal faces changed) since the last narrowphase that took it: its manifolds of
+        // the last step are found again, not kept (WorldSettings::manifold_reuse_distance).
+        bool moved_by_api = false;
         // Kept mesh candidates (soft step, WorldSettings::manifold_reuse_distance > 0): how far the body can have moved
         // (centre displacement plus turn times half diagonal, metres, summed step by step) since the step that last
         // queried the meshes for its triangle candidates. While that plus its coast in the step stays under the
         // distance, the broadphase takes its triangle candidates from its kept manifolds instead of querying. Infinite
         // (query) for a new body, once it falls asleep or the API changes it, and for every body when a mesh or the
         // settings change.
+        // Fills the last 4 bytes.
         float candidate_drift = std::numeric_limits<float>::infinity();
-        glm::vec3 rest_position{0.0f};  // pose at the first step of the quiet window
-        glm::quat rest_orientation{1.0f, 0.0f, 0.0f, 0.0f};
-        std::uint32_t island = kNone;  // the sleeping island of a sleeping dynamic body
-        ProxyId proxy = kNullProxy;
-        std::uint64_t sequence = 0;    // creation order: the step's sort key, independent of slot reuse
-        bool fixed_rotation = false;
-        bool alive = false;
-        bool kinematic = false;
-        bool sensor = false;
-        bool ccd = false;
-        bool awake = false;            // see the sleep state above
-        FaceFlags internal_faces = 0;  // static bodies: faces covered by a flush static neighbour
-        // Posed by the API (or its internal faces changed) since the last narrowphase that took it: its manifolds of
-        // the last step are found again, not kept (WorldSettings::manifold_reuse_distance). Fills the last byte.
-        bool moved_by_api = false;
 
         bool dynamic() const { return mass != 0.0f; }
         bool is_static_body() const { return mass == 0.0f && !kinematic; }
