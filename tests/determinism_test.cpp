@@ -5,6 +5,7 @@
 // other: the results must not depend on it.
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -309,6 +310,59 @@ TEST(DeterminismAcrossThreads, APileOnAMeshPushedByAKinematicPaddleGivesTheBitsO
     const ThreadWorlds t = step_one_island_at_1_to_4_threads(pile, 8, 501);
     // The paddle really pushed the pile: the box column nearest it moved along +x.
     EXPECT_GT(t.worlds[0].body(t.instances[0].bodies[1]).position.x, -2.25f + 0.01f);
+}
+
+// Still bodies take their triangle candidates from their kept manifolds (soft step, Body::candidate_drift): whether a
+// body keeps them, and which ones, must not depend on the thread count. 200 boxes in 8 by 5 columns on a floor mesh
+// of 0.5 m cells (every box has several triangle candidates), sleeping off, nudged by small spins so that some creep
+// and query again while the others keep their candidates.
+TEST(DeterminismAcrossThreads, StillBodiesKeepingTheirMeshCandidatesGiveTheBitsOfOneThread) {
+    CodeScene scene;
+    tumble::TriangleMesh grid;
+    constexpr int kCells = 16;
+    for (int i = 0; i <= kCells; ++i)
+        for (int j = 0; j <= kCells; ++j)
+            grid.vertices.push_back({0.5f * static_cast<float>(i) - 4.0f, 0.0f, 0.5f * static_cast<float>(j) - 4.0f});
+    for (std::uint32_t i = 0; i < kCells; ++i)
+        for (std::uint32_t j = 0; j < kCells; ++j) {
+            const std::uint32_t v = i * (kCells + 1) + j;
+            grid.indices.insert(grid.indices.end(), {v, v + 1, v + kCells + 2, v, v + kCells + 2, v + kCells + 1});
+        }
+    scene.meshes.push_back(grid);
+    testutil::Random rng(21);
+    for (int x = 0; x < 8; ++x)
+        for (int z = 0; z < 5; ++z)
+            for (int y = 0; y < 5; ++y) {
+                BodyDef d;
+                d.position = {0.9f * static_cast<float>(x) - 3.2f, 0.2f + 0.42f * static_cast<float>(y),
+                              0.9f * static_cast<float>(z) - 1.8f};
+                d.half_extents = glm::vec3(0.2f);
+                d.angular_velocity = rng.vec(-0.3, 0.3);
+                scene.bodies.push_back(d);
+            }
+    tumble::WorldSettings settings;
+    settings.solver.method = tumble::SolverMethod::soft_step;
+    settings.sleep.enabled = false;
+    std::vector<World> worlds;
+    std::vector<Instance> instances;
+    for (int threads = 1; threads <= 4; ++threads) worlds.push_back(make_world(settings, threads));
+    for (World& w : worlds) instances.push_back(add(w, scene));
+    std::size_t kept = 0, queried_steps = 0;
+    for (int s = 0; s < 60; ++s) {
+        for (World& w : worlds) w.step(kDt);
+        kept += worlds[0].stats().kept_candidate_bodies;
+        queried_steps += worlds[0].stats().kept_candidate_bodies < 200 ? 1 : 0;
+        const std::vector<std::uint32_t> reference = bits(worlds[0], instances[0]);
+        for (std::size_t i = 1; i < worlds.size(); ++i) {
+            ASSERT_EQ(bits(worlds[i], instances[i]), reference) << i + 1 << " threads, step " << s + 1;
+            ASSERT_EQ(worlds[i].stats().kept_candidate_bodies, worlds[0].stats().kept_candidate_bodies);
+            ASSERT_EQ(worlds[i].stats().triangle_pairs, worlds[0].stats().triangle_pairs);
+        }
+    }
+    std::printf("[ determinism ] 200 boxes on a mesh grid: %zu body-steps kept their mesh candidates in 60 steps\n",
+                kept);
+    EXPECT_GT(kept, 200u * 20u) << "the kept candidates must take part";
+    EXPECT_EQ(queried_steps, 60u) << "and so must bodies that query";
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, Determinism, ::testing::ValuesIn(kThreadCounts),
