@@ -45,6 +45,8 @@ constexpr std::size_t kHeaderSize = 52;
 // The settings: gravity, substeps, iterations, restitution threshold, slop, solver method (1 byte), contact hertz,
 // broadphase margin, the active-edges flag, the manifold reuse distance, the sleep flag, the sleep thresholds.
 constexpr std::size_t kSettingsBytes = 51;
+// After the settings: the shortest step since the mesh candidates were last forgotten (a float).
+constexpr std::size_t kStepBytes = 4;
 // A body: id, pose, velocities, force and torque, material, filter, sleep state, internal faces, the moved-by-the-API
 // flag, the candidate drift (kept mesh candidates), the broadphase box.
 constexpr std::size_t kBodyBytes = 174;
@@ -514,7 +516,7 @@ TEST(Snapshot, BadBytesAreRefusedWithAReasonAndChangeNothing) {
         Bytes shorter(good.begin(), good.end() - 1);
         expect_refused(w, resealed(shorter), "malformed payload", "resealed a byte short");
         Bytes nan = good;
-        const std::size_t first_body = kHeaderSize + kSettingsBytes;
+        const std::size_t first_body = kHeaderSize + kSettingsBytes + kStepBytes;
         put_u32(nan, first_body + 8, 0x7fc00000u);        // the first body's position.x
         expect_refused(w, resealed(nan), "not finite", "resealed with a NaN position");
         Bytes turned = good;
@@ -523,6 +525,12 @@ TEST(Snapshot, BadBytesAreRefusedWithAReasonAndChangeNothing) {
         Bytes island = good;
         put_u32(island, first_body + 140, 1000000);  // asleep in an island that does not exist
         expect_refused(w, resealed(island), "which is not a sleeping island", "resealed with a bad island");
+        Bytes drift = good;
+        put_u32(drift, first_body + 146, 0xbf800000u);  // candidate drift -1
+        expect_refused(w, resealed(drift), "candidate drift", "resealed with a negative candidate drift");
+        Bytes step = good;
+        put_u32(step, kHeaderSize + kSettingsBytes, 0x7fc00000u);  // the shortest step: NaN
+        expect_refused(w, resealed(step), "the shortest step", "resealed with a NaN shortest step");
         Bytes settings = good;
         put_u32(settings, kHeaderSize + 12, 0);  // solver.substeps = 0
         expect_refused(w, resealed(settings), "settings are out of range", "resealed with 0 substeps");
@@ -624,7 +632,7 @@ TEST(Snapshot, BadKeptManifoldsAreRefused) {
 TEST(Snapshot, AnEmptyWorldRoundTrips) {
     World a, b;
     const Bytes saved = a.save_state();
-    EXPECT_EQ(saved.size(), kHeaderSize + kSettingsBytes + kEmptyListsBytes);
+    EXPECT_EQ(saved.size(), kHeaderSize + kSettingsBytes + kStepBytes + kEmptyListsBytes);
     b.restore_state(saved);
     EXPECT_EQ(b.save_state(), saved);
     b.create_body({});
@@ -638,7 +646,7 @@ TEST(Snapshot, BodiesThatNeverSteppedRoundTrip) {
         for (int i = 0; i < 3; ++i) w->create_body({.position = {2.0f * static_cast<float>(i), 0.0f, 0.0f}});
     a.set_velocity(BodyId{1, 1}, {1.0f, 0.0f, 0.0f});
     const Bytes saved = a.save_state();
-    EXPECT_EQ(saved.size(), kHeaderSize + kSettingsBytes + 3 * kBodyBytes + kEmptyListsBytes);
+    EXPECT_EQ(saved.size(), kHeaderSize + kSettingsBytes + kStepBytes + 3 * kBodyBytes + kEmptyListsBytes);
     b.restore_state(saved);
     EXPECT_EQ(b.save_state(), saved);
     EXPECT_EQ(b.body(BodyId{1, 1}).velocity, glm::vec3(1.0f, 0.0f, 0.0f));

@@ -728,6 +728,27 @@ TEST(SoftStep, AStillBoxTakesItsTriangleCandidatesFromItsKeptManifolds) {
     EXPECT_LT(alone.world.body(alone.cube).position.x, before - 4e-3f);
 }
 
+TEST(SoftStep, AMuchLongerStepMakesStillBodiesQueryTheMeshesAgain) {
+    // A still cube's unqueried triangles were beyond its query's margin, which holds its fall under gravity in that
+    // step: half the broadphase margin (1 cm) less the reuse distance (0.5 mm) covers dt up to sqrt(dt0^2 + 0.0095 /
+    // 9.81) = 35 ms after steps of 1/60 s. A step of 1/50 s keeps its candidates; one of 1/20 s makes it query.
+    CubeByAWall w = cube_by_a_wall(true);
+    for (int n = 0; n < 60; ++n) w.world.step(kDt);
+    ASSERT_EQ(w.world.stats().kept_candidate_bodies, 1u);
+    w.world.step(1.0f / 50.0f);
+    EXPECT_EQ(w.world.stats().kept_candidate_bodies, 1u) << "a little longer: kept";
+    // A world restored from a snapshot remembers the shortest step too.
+    CubeByAWall twin = cube_by_a_wall(true);
+    twin.world.restore_state(w.world.save_state());
+    w.world.step(1.0f / 20.0f);
+    twin.world.step(1.0f / 20.0f);
+    EXPECT_EQ(w.world.stats().kept_candidate_bodies, 0u) << "much longer: queried";
+    EXPECT_EQ(w.world.stats().triangle_pairs, 4u);
+    EXPECT_EQ(twin.world.stats().kept_candidate_bodies, 0u) << "restored";
+    for (int n = 0; n < 3; ++n) w.world.step(kDt);
+    EXPECT_EQ(w.world.stats().kept_candidate_bodies, 1u) << "kept again at 1/60 s";
+}
+
 TEST(SoftStep, ACubeWokenAfterSleepingQueriesTheMeshesAgain) {
     // Asleep, the cube's manifolds leave the contact cache: woken, it must query the floor again, not keep nothing.
     CubeByAWall w = cube_by_a_wall(false, true);

@@ -6,6 +6,7 @@
 // What is saved is World::Impl::WorldState (world_impl.hpp), the part of the world that lives from step to step; the
 // functions below see nothing else. Field by field:
 //   settings                 all but `threads` (results do not depend on it; the bytes must not either)
+//   candidate_dt             the shortest step since the mesh candidates were last forgotten
 //   bodies                   per live slot: pose, velocities, the force and torque of the next step, material,
 //                            filter, sleep state (quiet_time, rest pose, island), internal_faces (they follow the
 //                            static neighbours, which set_position moves), moved_by_api, candidate_drift and the
@@ -56,7 +57,7 @@ constexpr std::uint32_t kNone = Impl::kNone;
 constexpr std::uint8_t kMagic[8] = {'T', 'M', 'B', 'L', 'S', 'N', 'A', 'P'};
 // 2: the solver method, and carried points with their warm start; 3: kept manifolds (a body's moved_by_api flag, a
 // carried manifold's held mask, keep flags, axis, normal and drift, the reuse distance); 4: a body's candidate drift
-// (kept mesh candidates)
+// and the shortest step since the mesh candidates were forgotten (kept mesh candidates)
 constexpr std::uint32_t kFormatVersion = 4;
 // Header: magic (8), version (4), body count (4), mesh count (4), body fingerprint (8), mesh fingerprint (8),
 // payload size (8), checksum (8).
@@ -321,6 +322,7 @@ struct BodyRecord {
 // Everything a snapshot decodes to, before any of it reaches the world.
 struct Decoded {
     WorldSettings settings;
+    float candidate_dt = 0.0f;
     std::vector<BodyRecord> bodies;
     std::vector<Impl::Island> islands;
     std::vector<std::uint32_t> free_islands;
@@ -423,6 +425,7 @@ BodyRecord read_body(Reader& in) {
 Decoded decode(Reader& in, std::size_t body_count) {
     Decoded d;
     d.settings = read_settings(in);
+    d.candidate_dt = in.f32("the shortest step since the mesh candidates were forgotten");
     if (body_count > in.remaining() / kBodyBytes)
         fail("malformed payload: " + plural(body_count, "body needs", "bodies need") + " " +
              std::to_string(body_count * kBodyBytes) + " bytes, " + std::to_string(in.remaining()) + " remain");
@@ -524,6 +527,9 @@ void check_against(const State& w, Decoded& d) {
     } catch (const InvalidArgument& e) {
         fail(std::string("the saved settings are out of range: ") + e.what());
     }
+    if (!(std::isfinite(d.candidate_dt) && d.candidate_dt >= 0.0f))
+        fail("the shortest step since the mesh candidates were forgotten, " + std::to_string(d.candidate_dt) +
+             " s, is not finite and >= 0");
 
     std::vector<std::uint32_t> record_of(w.bodies.size(), kNone);
     for (std::uint32_t i = 0; i < d.bodies.size(); ++i) record_of[d.bodies[i].id.index] = i;
@@ -681,6 +687,7 @@ std::vector<std::byte> World::save_state() const {
     o.u64(0);  // checksum, written at the end
 
     write_settings(o, w.settings);
+    o.f32(w.candidate_dt);
     for (std::uint32_t slot = 0; slot < w.bodies.size(); ++slot)
         if (w.bodies[slot].alive) write_body(o, w, slot);
     o.count(w.islands.size());
@@ -838,6 +845,7 @@ void World::restore_state(std::span<const std::byte> bytes) {
 
     // Commit: nothing below throws.
     w.settings = d.settings;
+    w.candidate_dt = d.candidate_dt;
     w.bodies.swap(bodies);
     w.active = std::move(active);
     w.resting = std::move(resting);

@@ -48,6 +48,19 @@ constexpr ProxyId kNoProxy = 0xffffffffu;
 void World::Impl::step(float dt) {
     scratch.dt = dt;
     stats = {};
+    // Kept mesh candidates (broadphase_stage): a still body's unqueried triangles were beyond the margin of its query's
+    // step, at least half the broadphase margin plus its fall under gravity in that step's dt, and it has moved less
+    // than the reuse distance since. A body whose support goes falls at most |g| dt^2 in this step, so every body's
+    // candidates are forgotten once dt^2 exceeds the shortest dt^2 since they were last forgotten by more than what
+    // half the margin less the reuse distance covers (a variable dt within that keeps them).
+    const float slack = 0.5f * state.settings.broadphase_margin - state.settings.manifold_reuse_distance;
+    const float gravity = glm::length(state.settings.gravity);
+    const float reach = slack < 0.0f     ? -1.0f
+                        : gravity > 0.0f ? slack / gravity
+                                         : std::numeric_limits<float>::infinity();
+    if (state.candidate_dt > 0.0f && !(dt * dt <= state.candidate_dt * state.candidate_dt + reach))
+        forget_mesh_candidates();
+    state.candidate_dt = state.candidate_dt > 0.0f ? std::min(state.candidate_dt, dt) : dt;
     timed(stats.step_ms, [&] {
         timed(stats.integrate_ms, [&] { integrate_stage(); });
         timed(stats.broadphase_ms, [&] { broadphase_stage(); });
@@ -431,6 +444,7 @@ bool World::Impl::may_keep(std::uint32_t k) const {
 
 void World::Impl::forget_mesh_candidates() {
     for (Body& b : state.bodies) b.candidate_drift = std::numeric_limits<float>::infinity();
+    state.candidate_dt = 0.0f;
 }
 
 glm::vec3 World::Impl::solved_displacement(std::uint32_t k) const {

@@ -205,6 +205,10 @@ struct World::Impl {
         std::vector<Island> islands;
         std::vector<std::uint32_t> free_islands;
         std::size_t sleeping_bodies = 0;
+        // Kept mesh candidates (Body::candidate_drift): the shortest step (seconds) since every body last had to query
+        // the meshes (forget_mesh_candidates); 0: no step since. A query's margin holds the fall under gravity in its
+        // step's dt, so a longer step forgets every body's candidates once it could fall beyond that (step.cpp).
+        float candidate_dt = 0.0f;
         // The report of the last step (contacts.cpp), kept until the next one.
         std::vector<Touch> touches;        // found by the last step among awake bodies
         std::vector<Touch> woken_touches;  // kept by islands woken since the last step
@@ -408,8 +412,8 @@ struct World::Impl {
     // since (its kept mesh candidates too, given that its candidate_drift is finite).
     float coast_of(std::uint32_t k) const;
     bool may_keep(std::uint32_t k) const;
-    // Every body queries the meshes again in its next step (Body::candidate_drift): a mesh came or went, or the
-    // settings changed.
+    // Every body queries the meshes again in its next step (Body::candidate_drift): a mesh came or went, the settings
+    // changed, or the step grew too long (WorldState::candidate_dt).
     void forget_mesh_candidates();
     // Step body k's motion in the step once solved (0 for a body the step holds fixed): its centre's displacement
     // (world frame, metres), and how far its turn can have moved its farthest point from the centre, the turn's angle
