@@ -243,20 +243,31 @@ TEST(DeterminismAcrossThreads, EveryThreadCountGivesTheBitsOfOneThread) {
     }
 }
 
-// 10 x 10 columns of `layers` cubes of 0.5 m on y = 0, side faces flush (every box touches its neighbours, so the
-// pile is one solver island), each nudged by a small deterministic spin so that the pile shifts as it settles.
-void add_flush_pile(CodeScene& scene, int layers, std::uint64_t seed) {
+// Columns of cubes standing on y = 0: `columns_x` by `columns_z` columns `pitch` apart, the first at (x0, z0), each of
+// `layers` cubes of half size `half` stacked `rise` apart, layer by layer, each nudged by a spin drawn from
+// [-spin, spin] rad/s so that the columns shift as they settle.
+struct Columns {
+    int columns_x, columns_z, layers;
+    float pitch, x0, z0, half, rise, spin;
+};
+void add_columns(CodeScene& scene, const Columns& c, std::uint64_t seed) {
     testutil::Random rng(seed);
-    for (int y = 0; y < layers; ++y)
-        for (int x = 0; x < 10; ++x)
-            for (int z = 0; z < 10; ++z) {
+    for (int y = 0; y < c.layers; ++y)
+        for (int x = 0; x < c.columns_x; ++x)
+            for (int z = 0; z < c.columns_z; ++z) {
                 BodyDef d;
-                d.position = {0.5f * static_cast<float>(x) - 2.25f, 0.25f + 0.5f * static_cast<float>(y),
-                              0.5f * static_cast<float>(z) - 2.25f};
-                d.half_extents = glm::vec3(0.25f);
-                d.angular_velocity = rng.vec(-0.5, 0.5);
+                d.position = {c.pitch * static_cast<float>(x) + c.x0, c.half + c.rise * static_cast<float>(y),
+                              c.pitch * static_cast<float>(z) + c.z0};
+                d.half_extents = glm::vec3(c.half);
+                d.angular_velocity = rng.vec(-c.spin, c.spin);
                 scene.bodies.push_back(d);
             }
+}
+
+// 10 x 10 columns of `layers` cubes of 0.5 m on y = 0, side faces flush (every box touches its neighbours, so the
+// pile is one solver island).
+void add_flush_pile(CodeScene& scene, int layers, std::uint64_t seed) {
+    add_columns(scene, {10, 10, layers, 0.5f, -2.25f, -2.25f, 0.25f, 0.5f, 0.5f}, seed);
 }
 
 // `scene` in worlds of 1, 2, 3 and 4 threads.
@@ -329,17 +340,7 @@ TEST(DeterminismAcrossThreads, StillBodiesKeepingTheirMeshCandidatesGiveTheBitsO
             grid.indices.insert(grid.indices.end(), {v, v + 1, v + kCells + 2, v, v + kCells + 2, v + kCells + 1});
         }
     scene.meshes.push_back(grid);
-    testutil::Random rng(21);
-    for (int x = 0; x < 8; ++x)
-        for (int z = 0; z < 5; ++z)
-            for (int y = 0; y < 5; ++y) {
-                BodyDef d;
-                d.position = {0.9f * static_cast<float>(x) - 3.2f, 0.2f + 0.42f * static_cast<float>(y),
-                              0.9f * static_cast<float>(z) - 1.8f};
-                d.half_extents = glm::vec3(0.2f);
-                d.angular_velocity = rng.vec(-0.3, 0.3);
-                scene.bodies.push_back(d);
-            }
+    add_columns(scene, {8, 5, 5, 0.9f, -3.2f, -1.8f, 0.2f, 0.42f, 0.3f}, 21);
     tumble::WorldSettings settings;
     settings.solver.method = tumble::SolverMethod::soft_step;
     settings.sleep.enabled = false;
