@@ -132,9 +132,8 @@ int main(int argc, char** argv) {
         "\"solver\":\"%s\",\"substeps\":%d,\"ms_per_step\":%.1f,\"cpu_ms_per_step\":%.1f,\"lost\":%d,\"max_moved_m\":%."
         "5f,\"stages_ms\":{\"integrate\":%.2f,"
         "\"broadphase\":%.2f,\"narrowphase\":%.2f,\"solve\":%.2f,\"velocities\":%.2f,\"report\":%.2f,"
-        "\"sleep\":%.2f},\"manifolds\":%.0f,\"kept_manifolds\":%.0f,\"body_pairs\":%.0f,\"triangle_pairs\":%.0f,\"kept_"
-        "candidate_bodies\":%"
-        ".0f,\"islands\":%.0f,\"awake\":%.0f,"
+        "\"sleep\":%.2f},\"manifolds\":%.0f,\"kept_manifolds\":%.0f,\"body_pairs\":%.0f,\"triangle_pairs\":%.0f,"
+        "\"kept_candidate_bodies\":%.0f,\"islands\":%.0f,\"awake\":%.0f,"
         "\"first_lost\":{\"box\":%d,\"after_step\":%d,\"at\":[%.3f,%.3f,%.3f]},\"mesh_guards\":%zu,"
         "\"state_hash\":\"%s\"}\n",
         name.c_str(), boxes, threads, warmup > 0 ? ms(t1 - t0) / warmup : 0.0, warmup, warmup + measured,
