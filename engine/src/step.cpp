@@ -53,14 +53,17 @@ void World::Impl::step(float dt) {
     // than the reuse distance since. A body whose support goes falls at most |g| dt^2 in this step, so every body's
     // candidates are forgotten once dt^2 exceeds the shortest dt^2 since they were last forgotten by more than what
     // half the margin less the reuse distance covers (a variable dt within that keeps them).
-    const float slack = 0.5f * state.settings.broadphase_margin - state.settings.manifold_reuse_distance;
-    const float gravity = glm::length(state.settings.gravity);
-    const float reach = slack < 0.0f     ? -1.0f
-                        : gravity > 0.0f ? slack / gravity
-                                         : std::numeric_limits<float>::infinity();
-    if (state.candidate_dt > 0.0f && !(dt * dt <= state.candidate_dt * state.candidate_dt + reach))
-        forget_mesh_candidates();
-    state.candidate_dt = state.candidate_dt > 0.0f ? std::min(state.candidate_dt, dt) : dt;
+    // Nothing is kept without a reuse distance (set_settings forgets the candidates when it changes).
+    if (const float reuse = reuse_distance(); reuse > 0.0f) {
+        const float slack = 0.5f * state.settings.broadphase_margin - reuse;
+        const float gravity = glm::length(state.settings.gravity);
+        const float reach = slack < 0.0f     ? -1.0f
+                            : gravity > 0.0f ? slack / gravity
+                                             : std::numeric_limits<float>::infinity();
+        if (state.candidate_dt > 0.0f && !(dt * dt <= state.candidate_dt * state.candidate_dt + reach))
+            forget_mesh_candidates();
+        state.candidate_dt = state.candidate_dt > 0.0f ? std::min(state.candidate_dt, dt) : dt;
+    }
     timed(stats.step_ms, [&] {
         timed(stats.integrate_ms, [&] { integrate_stage(); });
         timed(stats.broadphase_ms, [&] { broadphase_stage(); });
@@ -277,8 +280,7 @@ void World::Impl::broadphase_stage() {
     // then, and the body has not moved the distance since, so none of them can come within reach in this step. The
     // idea is Box2D v3's: a pair found once is kept while its bodies stay within their enlarged boxes.
     const ContactCache& cache = state.contact_cache;
-    const float reuse =
-        state.settings.solver.method == SolverMethod::soft_step ? state.settings.manifold_reuse_distance : 0.0f;
+    const float reuse = reuse_distance();
     scratch.mesh_queried.assign(n, 1);
     // The mesh slot of a mesh sequence (kNone: no live mesh has it).
     auto mesh_of = [&](std::uint64_t sequence) {
@@ -303,9 +305,7 @@ void World::Impl::broadphase_stage() {
         for (; at != triangles.end() && at->a == b.sequence; ++at) {
             const std::uint32_t m = mesh_of(at->b);
             if (m == kNone || !layers_collide(b.layer, b.mask, state.meshes[m].layer, state.meshes[m].mask)) continue;
-            push_back_grown(
-                out, {k, m, at->triangle,
-                      state.settings.active_edges_only ? state.meshes[m].active_edges[at->triangle] : kAllEdgesActive});
+            push_back_grown(out, triangle_candidate(k, m, at->triangle));
         }
         return true;
     };
@@ -327,9 +327,7 @@ void World::Impl::broadphase_stage() {
                     state.meshes[m].index.query(box, c.found);
                     std::sort(c.found.begin(), c.found.end());
                     for (std::uint32_t t : c.found)
-                        push_back_grown(c.triangles, {static_cast<std::uint32_t>(k), m, t,
-                                                      state.settings.active_edges_only ? state.meshes[m].active_edges[t]
-                                                                                       : kAllEdgesActive});
+                        push_back_grown(c.triangles, triangle_candidate(static_cast<std::uint32_t>(k), m, t));
                 }
             }
         },
@@ -433,6 +431,17 @@ ContactManifold World::Impl::kept_manifold(const CarriedManifold& kept, std::uin
     return out;
 }
 
+float World::Impl::reuse_distance() const {
+    return state.settings.solver.method == SolverMethod::soft_step ? state.settings.manifold_reuse_distance : 0.0f;
+}
+
+World::Impl::TriangleCandidate World::Impl::triangle_candidate(std::uint32_t k, std::uint32_t mesh,
+                                                               std::uint32_t triangle) const {
+    const EdgeFlags edges =
+        state.settings.active_edges_only ? state.meshes[mesh].active_edges[triangle] : kAllEdgesActive;
+    return {k, mesh, triangle, edges};
+}
+
 float World::Impl::coast_of(std::uint32_t k) const {
     const SolverBody& s = scratch.solver_bodies[k];
     return (glm::length(s.velocity) + glm::length(s.angular_velocity) * glm::length(half_extents_of(k))) * scratch.dt;
@@ -506,8 +515,7 @@ void World::Impl::narrowphase_stage() {
     // distance. (Without the second part, a resting body struck hard would keep a manifold that lacks the points its
     // motion brings within reach.)
     const ContactCache& cache = state.contact_cache;
-    const float reuse =
-        state.settings.solver.method == SolverMethod::soft_step ? state.settings.manifold_reuse_distance : 0.0f;
+    const float reuse = reuse_distance();
     auto kept_of = [&](const ManifoldKey& key, int part, float coast, LastBox& last) -> const CarriedManifold* {
         const std::size_t begin = part == 0 ? 0 : cache.pairs, end = part == 0 ? cache.pairs : cache.keys.size();
         std::size_t j = last.cached;
@@ -755,7 +763,7 @@ void World::Impl::carry_contacts() {
 void World::Impl::cache_contacts() {
     ContactCache& cache = state.contact_cache;
     const bool soft = state.settings.solver.method == SolverMethod::soft_step;
-    const bool reuse = soft && state.settings.manifold_reuse_distance > 0.0f;
+    const bool reuse = reuse_distance() > 0.0f;
     // Each step body's motion in the step once (a body has several manifolds), on the threads.
     // An awake body's candidate_drift: this step's motion, added to the drift since its last mesh query unless it
     // queried in this step (Body::candidate_drift).

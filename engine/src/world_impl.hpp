@@ -77,11 +77,10 @@ struct World::Impl {
         bool moved_by_api = false;
         // Kept mesh candidates (soft step, WorldSettings::manifold_reuse_distance > 0): how far the body can have moved
         // (centre displacement plus turn times half diagonal, metres, summed step by step) since the step that last
-        // queried the meshes for its triangle candidates. While that plus its coast in the step stays under the
-        // distance, the broadphase takes its triangle candidates from its kept manifolds instead of querying. Infinite
-        // (query) for a new body, once it falls asleep or the API changes it, and for every body when a mesh or the
-        // settings change.
-        // Fills the last 4 bytes.
+        // queried the meshes for its triangle candidates. While that plus its coast and push in the step stays under
+        // the distance, the broadphase takes its triangle candidates from its kept manifolds instead of querying.
+        // Infinite (query) for a new body, once it falls asleep or the API changes it, and for every body when a mesh
+        // or the settings change or the step grows too long (WorldState::candidate_dt). Fills the last 4 bytes.
         float candidate_drift = std::numeric_limits<float>::infinity();
 
         bool dynamic() const { return mass != 0.0f; }
@@ -411,6 +410,11 @@ struct World::Impl {
     // dt. And whether its manifolds of the last step may be kept: it is not swept for CCD and the API has not posed it
     // since (its kept mesh candidates too, given that its candidate_drift is finite).
     float coast_of(std::uint32_t k) const;
+    // The reuse distance in force (metres): WorldSettings::manifold_reuse_distance with the soft step, else 0.
+    float reuse_distance() const;
+    // Step body k's candidate with triangle `triangle` of the mesh in slot `mesh`, with the edges active_edges_only
+    // leaves it.
+    TriangleCandidate triangle_candidate(std::uint32_t k, std::uint32_t mesh, std::uint32_t triangle) const;
     bool may_keep(std::uint32_t k) const;
     // Every body queries the meshes again in its next step (Body::candidate_drift): a mesh came or went, the settings
     // changed, or the step grew too long (WorldState::candidate_dt).
