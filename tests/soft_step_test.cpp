@@ -762,6 +762,185 @@ TEST(SoftStep, ACubeWokenAfterSleepingQueriesTheMeshesAgain) {
     EXPECT_NEAR(w.world.body(w.cube).position.y, 0.25f, 1e-3f) << "it stays on the floor";
 }
 
+// The cube of cube_by_a_wall on its mesh floor, with a static box beside it instead of the wall: its -x face 30 mm
+// beyond the cube's +x face (x = 2.25), within both proxies' margins (2 cm each), outside the speculative margin of a
+// body pair (1 cm for each body, plus the cube's fall under gravity in the step, 2.7 mm). The static box is created
+// after the cube, so the cube's creation sequence is the same with it or without it.
+CubeByAWall cube_by_a_static_box(bool with_box, bool sleep = false) {
+    CubeByAWall out = cube_by_a_wall(false, sleep);
+    if (with_box) out.world.create_body(box({2.28f + 0.25f, 0.25f, -2.0f}, glm::vec3(0.25f), 0.0f));
+    return out;
+}
+
+TEST(SoftStep, AStillBoxTakesItsPairsWithRestingBodiesFromItsKeptManifolds) {
+    // Resting, the cube's query of the resting octree finds the static box (1 body pair, no manifold). Once it has
+    // moved less than the reuse distance since that query, its pairs with resting bodies are those of its manifolds:
+    // none.
+    CubeByAWall by_box = cube_by_a_static_box(true);
+    CubeByAWall alone = cube_by_a_static_box(false);
+    std::size_t queried = 0, kept = 0;
+    for (int n = 0; n < 180; ++n) {
+        by_box.world.step(kDt);
+        alone.world.step(kDt);
+        const tumble::StepStats& st = by_box.world.stats();
+        ASSERT_EQ(st.manifolds, 1u) << "step " << n << ": the floor's only";
+        if (st.kept_candidate_bodies == 1) {
+            ++kept;
+            EXPECT_EQ(st.body_pairs, 0u) << "step " << n;
+        } else {
+            ++queried;
+            EXPECT_EQ(st.body_pairs, 1u) << "step " << n;
+        }
+        // The box beyond reach changes nothing, bit for bit, whether it is a candidate or not.
+        ASSERT_EQ(by_box.world.body(by_box.cube).position, alone.world.body(alone.cube).position) << "step " << n;
+        ASSERT_EQ(by_box.world.body(by_box.cube).orientation, alone.world.body(alone.cube).orientation);
+    }
+    std::printf("[ soft     ] a cube at rest by a static box: %zu steps kept its pairs, %zu queried\n", kept, queried);
+    EXPECT_GE(kept, 150u);
+    EXPECT_GE(queried, 1u);
+
+    // A restored world steps the same, its pairs included (the carried pairs' slots are worked out from their keys).
+    CubeByAWall twin = cube_by_a_static_box(true);
+    twin.world.restore_state(by_box.world.save_state());
+    for (int n = 0; n < 5; ++n) {
+        by_box.world.step(kDt);
+        twin.world.step(kDt);
+        EXPECT_EQ(twin.world.stats().kept_candidate_bodies, by_box.world.stats().kept_candidate_bodies);
+        EXPECT_EQ(twin.world.stats().body_pairs, by_box.world.stats().body_pairs);
+        EXPECT_EQ(twin.world.body(twin.cube).position, by_box.world.body(by_box.cube).position);
+    }
+
+    // Set moving towards the box at 1 m/s, it queries again, meets the box and stops at it.
+    by_box.world.set_velocity(by_box.cube, {1.0f, 0.0f, 0.0f});
+    by_box.world.step(kDt);
+    EXPECT_EQ(by_box.world.stats().kept_candidate_bodies, 0u);
+    EXPECT_EQ(by_box.world.stats().body_pairs, 1u);
+    for (int n = 0; n < 60; ++n) by_box.world.step(kDt);
+    EXPECT_LT(by_box.world.body(by_box.cube).position.x + 0.25f, 2.28f + 1e-3f);
+    EXPECT_GT(by_box.world.body(by_box.cube).position.x, 2.0f);
+
+    // A static box created 5 mm into the +x face of a still cube is a candidate at once, and pushes it back.
+    for (int n = 0; n < 60; ++n) alone.world.step(kDt);
+    ASSERT_EQ(alone.world.stats().kept_candidate_bodies, 1u);
+    const float before = alone.world.body(alone.cube).position.x;
+    const BodyId pusher = alone.world.create_body(box({2.245f + 0.25f, 0.25f, -2.0f}, glm::vec3(0.25f), 0.0f));
+    alone.world.step(kDt);
+    EXPECT_EQ(alone.world.stats().kept_candidate_bodies, 0u);
+    EXPECT_EQ(alone.world.stats().body_pairs, 1u);
+    for (int n = 0; n < 30; ++n) alone.world.step(kDt);
+    EXPECT_LT(alone.world.body(alone.cube).position.x, before - 4e-3f);
+
+    // Moved by the API from far away to 5 mm into the still cube's -x face, a static box is a candidate at once too.
+    alone.world.set_position(pusher, {10.0f, 0.25f, -2.0f});
+    for (int n = 0; n < 60; ++n) alone.world.step(kDt);
+    ASSERT_EQ(alone.world.stats().kept_candidate_bodies, 1u);
+    ASSERT_EQ(alone.world.stats().body_pairs, 0u);
+    const float x = alone.world.body(alone.cube).position.x;
+    alone.world.set_position(pusher, {x - 0.25f + 0.005f - 0.25f, 0.25f, -2.0f});
+    alone.world.step(kDt);
+    EXPECT_EQ(alone.world.stats().kept_candidate_bodies, 0u);
+    EXPECT_EQ(alone.world.stats().body_pairs, 1u);
+    for (int n = 0; n < 30; ++n) alone.world.step(kDt);
+    EXPECT_GT(alone.world.body(alone.cube).position.x, x + 4e-3f);
+}
+
+TEST(SoftStep, AStillBoxOnAStaticBoxKeepsThatPair) {
+    // A cube resting on a static box (no mesh): once still, its one pair with a resting body is its manifold's, kept
+    // from the contact cache, and it stays on the box; a world restored from a snapshot finds the same pair (the
+    // carried pairs' slots are worked out from their keys).
+    auto make = [] {
+        WorldSettings s = soft();
+        s.sleep.enabled = false;
+        s.manifold_reuse_distance = 5e-4f;
+        CubeByAWall out{World(s), {}};
+        out.world.create_body(box({0.0f, -0.5f, 0.0f}, {5.0f, 0.5f, 5.0f}, 0.0f));
+        out.cube = out.world.create_body(box({0.0f, 0.25f, 0.0f}, glm::vec3(0.25f)));
+        return out;
+    };
+    CubeByAWall w = make();
+    int kept = 0;
+    for (int n = 0; n < 120; ++n) {
+        w.world.step(kDt);
+        ASSERT_EQ(w.world.stats().body_pairs, 1u) << "step " << n;
+        ASSERT_EQ(w.world.stats().manifolds, 1u) << "step " << n;
+        kept += static_cast<int>(w.world.stats().kept_candidate_bodies);
+    }
+    EXPECT_GE(kept, 100);
+    EXPECT_NEAR(w.world.body(w.cube).position.y, 0.25f, 1e-3f);
+    CubeByAWall twin = make();
+    twin.world.restore_state(w.world.save_state());
+    for (int n = 0; n < 30; ++n) {
+        w.world.step(kDt);
+        twin.world.step(kDt);
+        ASSERT_EQ(twin.world.stats().kept_candidate_bodies, 1u) << "step " << n;
+        ASSERT_EQ(twin.world.stats().body_pairs, 1u) << "step " << n;
+        ASSERT_EQ(twin.world.body(twin.cube).position, w.world.body(w.cube).position) << "step " << n;
+    }
+}
+
+TEST(SoftStep, ABoxFallingAsleepBesideAStillBoxMakesItQueryAgain) {
+    // Two cubes 30 mm apart on a mesh floor: a pair of the broadphase (2 cm margin each), not near enough to share an
+    // island (within 2 cm), and no manifold. The first is created 10 steps before the second, so it falls asleep
+    // first, alone, while the second is awake and still: the sleeper enters the resting octree, which the still
+    // cube's kept pairs do not hold, so it queries again in the next step and finds it.
+    WorldSettings s = soft();
+    s.manifold_reuse_distance = 5e-4f;
+    World w(s);
+    w.add_mesh(gamescene::floor_mesh());
+    w.create_body(box({2.0f, 0.25f, -2.0f}, glm::vec3(0.25f)));
+    for (int n = 0; n < 10; ++n) w.step(kDt);
+    const BodyId second = w.create_body(box({2.53f, 0.25f, -2.0f}, glm::vec3(0.25f)));
+    int fell = -1;
+    for (int n = 0; n < 240 && fell < 0; ++n) {
+        w.step(kDt);
+        const tumble::StepStats& st = w.stats();
+        ASSERT_EQ(st.manifolds, st.awake_bodies) << "step " << n << ": one floor manifold per awake cube, none between";
+        if (st.sleeping_bodies == 1) fell = n;
+    }
+    ASSERT_GE(fell, 0) << "the first cube never fell asleep";
+    ASSERT_FALSE(w.body(second).sleeping);
+    w.step(kDt);
+    EXPECT_EQ(w.stats().kept_candidate_bodies, 0u) << "the still cube queries";
+    EXPECT_EQ(w.stats().body_pairs, 1u) << "and finds the sleeping cube";
+    EXPECT_EQ(w.stats().sleeping_bodies, 1u) << "which it does not wake";
+    int kept = 0;
+    for (int n = 0; n < 5; ++n) {
+        w.step(kDt);
+        if (w.stats().kept_candidate_bodies == 1) {
+            ++kept;
+            EXPECT_EQ(w.stats().body_pairs, 0u) << "kept: no manifold, no pair";
+        }
+    }
+    EXPECT_GE(kept, 3);
+}
+
+TEST(SoftStep, AStillBoxInASensorQueriesEveryStep) {
+    // Sensor overlaps are not manifolds, so the contact cache does not hold them: a still cube inside a static sensor
+    // queries the resting octree every step, and the overlap persists without an end event.
+    CubeByAWall w = cube_by_a_wall(false);
+    tumble::BodyDef trigger = box({2.0f, 0.5f, -2.0f}, glm::vec3(1.0f), 0.0f);
+    trigger.sensor = true;
+    w.world.create_body(trigger);
+    int begins = 0, persists = 0, ends = 0;
+    for (int n = 0; n < 120; ++n) {
+        w.world.step(kDt);
+        EXPECT_EQ(w.world.stats().kept_candidate_bodies, 0u) << "step " << n;
+        for (const tumble::ContactEvent& e : w.world.contact_events()) {
+            if (!e.sensor) continue;
+            begins += e.type == tumble::ContactEventType::begin ? 1 : 0;
+            persists += e.type == tumble::ContactEventType::persist ? 1 : 0;
+            ends += e.type == tumble::ContactEventType::end ? 1 : 0;
+        }
+    }
+    EXPECT_EQ(begins, 1);
+    EXPECT_EQ(persists, 119);
+    EXPECT_EQ(ends, 0);
+    // Without the sensor the same cube keeps its candidates.
+    CubeByAWall plain = cube_by_a_wall(false);
+    for (int n = 0; n < 120; ++n) plain.world.step(kDt);
+    EXPECT_EQ(plain.world.stats().kept_candidate_bodies, 1u);
+}
+
 TEST(SoftStep, APairMovingTogetherKeepsItsManifoldWhileItsMotionOverTheFloorDoesNot) {
     // Two stacked cubes on a frictionless mesh floor, both set sliding at 1.32 m/s (22 mm a step): the bottom cube's
     // manifold with the floor is found every step, but the top cube does not move against the bottom one, so their

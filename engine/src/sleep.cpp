@@ -124,6 +124,7 @@ void World::Impl::update_sleep(float dt, const std::vector<std::uint8_t>& blocke
             state.active.remove(b.proxy);
             b.proxy = state.resting.insert(proxy_box(b), slot);
             ++state.sleeping_bodies;
+            forget_candidates_near(state.resting.aabb(b.proxy));  // awake bodies near it query again
         }
         fell_asleep.push_back(id);
         first = last;

@@ -842,6 +842,23 @@ void World::restore_state(std::span<const std::byte> bytes) {
         if (bodies[r.id.index].awake) awake.push_back(r.id.index);
     std::sort(awake.begin(), awake.end(),
               [&](std::uint32_t x, std::uint32_t y) { return bodies[x].sequence < bodies[y].sequence; });
+    // The slots of the carried body pairs (ContactCache::pair_slots), derived from their keys as the step that
+    // carried them had them; a key whose body is gone gets kNone.
+    std::vector<Impl::SlotPair> pair_slots;
+    if (d.settings.solver.method == SolverMethod::soft_step && d.settings.manifold_reuse_distance > 0.0f) {
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> by_sequence;
+        by_sequence.reserve(d.bodies.size());
+        for (const BodyRecord& r : d.bodies) by_sequence.emplace_back(bodies[r.id.index].sequence, r.id.index);
+        std::sort(by_sequence.begin(), by_sequence.end());
+        auto slot_of = [&](std::uint64_t sequence) {
+            const auto at = std::lower_bound(by_sequence.begin(), by_sequence.end(),
+                                             std::pair<std::uint64_t, std::uint32_t>{sequence, 0});
+            return at != by_sequence.end() && at->first == sequence ? at->second : Impl::kNone;
+        };
+        pair_slots.reserve(d.contact_cache.pairs);
+        for (std::size_t i = 0; i < d.contact_cache.pairs; ++i)
+            pair_slots.push_back({slot_of(d.contact_cache.keys[i].a), slot_of(d.contact_cache.keys[i].b)});
+    }
 
     // Commit: nothing below throws.
     w.settings = d.settings;
@@ -861,6 +878,7 @@ void World::restore_state(std::span<const std::byte> bytes) {
     w.contact_cache.manifolds.swap(d.contact_cache.manifolds);
     w.contact_cache.warm.swap(d.contact_cache.warm);
     w.contact_cache.pairs = d.contact_cache.pairs;
+    w.contact_cache.pair_slots.swap(pair_slots);
     impl_->contact_view_dirty = true;
 }
 

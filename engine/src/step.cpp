@@ -235,17 +235,47 @@ void World::Impl::broadphase_stage() {
         reserve_projected(to, need, done, n);
         for (const StepContext::ChunkScratch& c : chunks) to.insert(to.end(), (c.*of).begin(), (c.*of).end());
     };
-    // Pairs with resting bodies: one query per awake body.
+    // Kept candidates. A still dynamic body, one that has moved less than the reuse distance since its last query
+    // (Body::candidate_drift), counting how far its velocities and the API's push carry it in this step, queries
+    // neither the resting octree nor the meshes: its candidates are the resting bodies and triangles of its
+    // manifolds of the last step (the contact cache). What that query found without a manifold was beyond the
+    // speculative margin (half the broadphase margin at least) then; it has not moved the distance since, and
+    // resting bodies do not move (one that comes to rest near it, or that the API changes, makes it query again:
+    // forget_candidates_near). The idea is Box2D v3's: a pair found once is kept while its bodies stay within their
+    // enlarged boxes. A pair with a resting body that is near (within the margin, report_stage) but has no manifold
+    // is seen again, and wakes that body's island, once the still body's drift reaches the distance and it queries.
+    const ContactCache& cache = state.contact_cache;
+    const float reuse = reuse_distance();
+    // How far the force and torque the API applied for this step can move body k's farthest point in it (gravity,
+    // constant since the query, is in the margin the query's step tested with).
+    auto pushed = [&](std::uint32_t k) {
+        const SolverBody& s = scratch.solver_bodies[k];
+        const float spin_up = std::max({s.inverse_inertia.x, s.inverse_inertia.y, s.inverse_inertia.z}) *
+                              glm::length(s.torque) * glm::length(half_extents_of(k));
+        return (glm::length(s.force) * s.inverse_mass + spin_up) * scratch.dt * scratch.dt;
+    };
+    auto still = [&](std::uint32_t k, const Body& b) {
+        return reuse > 0.0f && b.dynamic() && !b.sensor && b.candidate_drift + coast_of(k) + pushed(k) < reuse &&
+               may_keep(k);
+    };
+    scratch.mesh_queried.assign(n, 1);
+    // Pairs with resting bodies: one query per awake body that is not still.
     in_waves(
         [&](StepContext::ChunkScratch& c, std::size_t begin, std::size_t end) {
             c.candidates.clear();
             c.sensors.clear();
             for (std::size_t k = begin; k < end; ++k) {
+                const Body& b = state.bodies[state.awake[k]];
+                if (still(static_cast<std::uint32_t>(k), b)) {
+                    scratch.mesh_queried[k] = 0;
+                    continue;
+                }
                 c.proxies.clear();
-                state.resting.query(state.active.aabb(state.bodies[state.awake[k]].proxy), c.proxies);
+                state.resting.query(state.active.aabb(b.proxy), c.proxies);
                 for (ProxyId p : c.proxies) {
                     const auto slot = static_cast<std::uint32_t>(state.resting.user_data(p));
                     TUMBLE_ASSERT(proxy_in_sync(slot) && !state.bodies[slot].awake && state.bodies[slot].proxy == p);
+                    if (state.bodies[slot].sensor) scratch.mesh_queried[k] = 2;
                     consider(state.awake[k], slot, c.candidates, c.sensors);
                 }
             }
@@ -254,6 +284,28 @@ void World::Impl::broadphase_stage() {
             append(scratch.candidate_pairs, chunks, done, &StepContext::ChunkScratch::candidates);
             append(scratch.sensor_pairs, chunks, done, &StepContext::ChunkScratch::sensors);
         });
+    // The still bodies' kept pairs with resting bodies: the cache's body pairs of a still body and a body that is
+    // not awake, both still alive in their slots (the sort below puts them in order).
+    std::uint32_t still_bodies = 0;
+    for (std::uint32_t k = 0; k < n; ++k) still_bodies += scratch.mesh_queried[k] == 0 ? 1 : 0;
+    if (still_bodies > 0) {
+        TUMBLE_ASSERT(cache.pair_slots.size() == cache.pairs);
+        auto is = [&](std::uint32_t slot, std::uint64_t sequence) {
+            return slot < state.bodies.size() && state.bodies[slot].alive && state.bodies[slot].sequence == sequence;
+        };
+        auto kept_by = [&](std::uint32_t slot) {
+            return scratch.solver_stamp[slot] == scratch.stamp && scratch.solver_index[slot] < n &&
+                   scratch.mesh_queried[scratch.solver_index[slot]] == 0;
+        };
+        for (std::size_t i = 0; i < cache.pairs; ++i) {
+            const SlotPair& p = cache.pair_slots[i];
+            if (!is(p.a, cache.keys[i].a) || !is(p.b, cache.keys[i].b)) continue;
+            const Body& a = state.bodies[p.a];
+            const Body& b = state.bodies[p.b];
+            if ((a.awake && kept_by(p.a) && !b.awake) || (b.awake && kept_by(p.b) && !a.awake))
+                consider(p.a, p.b, scratch.candidate_pairs, scratch.sensor_pairs);
+        }
+    }
     // Deterministic processing order, independent of the octrees' internal layout and of which slots earlier
     // destroy_body calls freed: pairs are sorted by the creation sequence of their bodies, not by slot.
     auto by_creation = [&](const SlotPair& x, const SlotPair& y) {
@@ -272,16 +324,9 @@ void World::Impl::broadphase_stage() {
     for (const KeyedPair& p : scratch.candidate_pairs)
         scratch.body_pairs.push_back({solver_index_of(p.pair.a), solver_index_of(p.pair.b)});
 
-    // Mesh candidates: each awake dynamic body queries every mesh's BVH, unless it keeps its candidates. A body that
-    // has moved less than the reuse distance since its last query (Body::candidate_drift), counting how far its
-    // velocities carry it in this step, takes as candidates the triangles of its manifolds of the last step (the
-    // contact cache's triangle part, in the order a query gives: by mesh sequence, then triangle). The triangles
-    // that query found without a manifold were beyond the speculative margin (half the broadphase margin at least)
-    // then, and the body has not moved the distance since, so none of them can come within reach in this step. The
-    // idea is Box2D v3's: a pair found once is kept while its bodies stay within their enlarged boxes.
-    const ContactCache& cache = state.contact_cache;
-    const float reuse = reuse_distance();
-    scratch.mesh_queried.assign(n, 1);
+    // Mesh candidates: each awake dynamic body queries every mesh's BVH, unless it is still (above): then its
+    // candidates are the triangles of its manifolds of the last step (the contact cache's triangle part, in the order
+    // a query gives: by mesh sequence, then triangle).
     // The mesh slot of a mesh sequence (kNone: no live mesh has it).
     auto mesh_of = [&](std::uint64_t sequence) {
         const auto at =
@@ -289,17 +334,8 @@ void World::Impl::broadphase_stage() {
                              [&](std::uint32_t m, std::uint64_t s) { return state.meshes[m].sequence < s; });
         return at != scratch.mesh_order.end() && state.meshes[*at].sequence == sequence ? *at : kNone;
     };
-    // How far the force and torque the API applied for this step can move body k's farthest point in it (gravity,
-    // constant since the query, is in the margin the query's step tested with).
-    auto pushed = [&](std::uint32_t k) {
-        const SolverBody& s = scratch.solver_bodies[k];
-        const float spin_up = std::max({s.inverse_inertia.x, s.inverse_inertia.y, s.inverse_inertia.z}) *
-                              glm::length(s.torque) * glm::length(half_extents_of(k));
-        return (glm::length(s.force) * s.inverse_mass + spin_up) * scratch.dt * scratch.dt;
-    };
-    // Body k's kept triangle candidates into `out`, if it keeps them.
+    // Still body k's kept triangle candidates into `out`.
     auto keep_candidates = [&](std::uint32_t k, const Body& b, std::vector<TriangleCandidate>& out) {
-        if (!(reuse > 0.0f && b.candidate_drift + coast_of(k) + pushed(k) < reuse && may_keep(k))) return false;
         const auto triangles = std::span(cache.keys).subspan(cache.pairs);
         auto at = std::lower_bound(triangles.begin(), triangles.end(), ManifoldKey{b.sequence, 0, 0});
         for (; at != triangles.end() && at->a == b.sequence; ++at) {
@@ -307,7 +343,6 @@ void World::Impl::broadphase_stage() {
             if (m == kNone || !layers_collide(b.layer, b.mask, state.meshes[m].layer, state.meshes[m].mask)) continue;
             push_back_grown(out, triangle_candidate(k, m, at->triangle));
         }
-        return true;
     };
     scratch.triangle_candidates.clear();
     in_waves(
@@ -316,8 +351,8 @@ void World::Impl::broadphase_stage() {
             for (std::size_t k = begin; k < end; ++k) {
                 const Body& b = state.bodies[state.awake[k]];
                 if (!b.dynamic() || b.sensor) continue;
-                if (keep_candidates(static_cast<std::uint32_t>(k), b, c.triangles)) {
-                    scratch.mesh_queried[k] = 0;
+                if (scratch.mesh_queried[k] == 0) {
+                    keep_candidates(static_cast<std::uint32_t>(k), b, c.triangles);
                     continue;
                 }
                 const Aabb box = state.active.aabb(b.proxy);
@@ -336,8 +371,7 @@ void World::Impl::broadphase_stage() {
         });
     stats.body_pairs = scratch.body_pairs.size();
     stats.triangle_pairs = scratch.triangle_candidates.size();
-    stats.kept_candidate_bodies = 0;
-    for (std::uint32_t k = 0; k < n; ++k) stats.kept_candidate_bodies += scratch.mesh_queried[k] == 0 ? 1 : 0;
+    stats.kept_candidate_bodies = still_bodies;
 }
 
 namespace {
@@ -454,6 +488,15 @@ bool World::Impl::may_keep(std::uint32_t k) const {
 void World::Impl::forget_mesh_candidates() {
     for (Body& b : state.bodies) b.candidate_drift = std::numeric_limits<float>::infinity();
     state.candidate_dt = 0.0f;
+}
+
+void World::Impl::forget_candidates_near(const Aabb& box) {
+    if (reuse_distance() <= 0.0f || state.active.size() == 0) return;
+    scratch.query_proxies.clear();
+    state.active.query(box.expanded(state.settings.broadphase_margin), scratch.query_proxies);
+    for (ProxyId p : scratch.query_proxies)
+        state.bodies[static_cast<std::uint32_t>(state.active.user_data(p))].candidate_drift =
+            std::numeric_limits<float>::infinity();
 }
 
 glm::vec3 World::Impl::solved_displacement(std::uint32_t k) const {
@@ -774,8 +817,10 @@ void World::Impl::cache_contacts() {
                 scratch.body_distance[k] = solved_turn(i);
                 if (k >= scratch.awake_count) continue;
                 Body& b = state.bodies[scratch.solver_slot[k]];
-                const float since = scratch.mesh_queried[k] ? 0.0f : b.candidate_drift;
-                b.candidate_drift = since + glm::length(solved_displacement(i)) + scratch.body_distance[k];
+                const float since = scratch.mesh_queried[k] == 0 ? b.candidate_drift : 0.0f;
+                b.candidate_drift = scratch.mesh_queried[k] == 2
+                                        ? std::numeric_limits<float>::infinity()  // found a sensor: query again
+                                        : since + glm::length(solved_displacement(i)) + scratch.body_distance[k];
             }
         });
     const float* const turned = scratch.body_distance.data();
@@ -787,11 +832,13 @@ void World::Impl::cache_contacts() {
     };
     cache.keys.clear();
     cache.manifolds.clear();
+    cache.pair_slots.clear();
     cache.pairs = 0;
     // Room for every manifold, growing geometrically as the scratch does: how many points stick varies from step to
     // step, and a new highest count must not allocate in a steady-state step.
     reserve_for(cache.keys, scratch.manifolds.size());
     reserve_for(cache.manifolds, scratch.manifolds.size());
+    if (reuse) reserve_for(cache.pair_slots, scratch.manifold_pairs);
     // The step's warm starts (4 per manifold, carry_contacts) are compacted in place into the carried ones: the
     // carried manifold c of manifold i has c <= i, and its point k of point p has k <= p.
     for (std::size_t i = 0; i < scratch.manifolds.size(); ++i) {
@@ -823,7 +870,10 @@ void World::Impl::cache_contacts() {
                       cache.warm.begin() + static_cast<std::ptrdiff_t>(4 * cache.manifolds.size()));
         cache.keys.push_back(manifold_key(i));
         cache.manifolds.push_back(carried);
-        if (i < scratch.manifold_pairs) ++cache.pairs;
+        if (i < scratch.manifold_pairs) {
+            ++cache.pairs;
+            if (reuse) cache.pair_slots.push_back({scratch.solver_slot[m.a], scratch.solver_slot[m.b]});
+        }
     }
     cache.warm.resize(soft ? 4 * cache.manifolds.size() : 0);
 }

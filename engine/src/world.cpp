@@ -144,6 +144,7 @@ void World::Impl::user_changed(std::uint32_t slot, const Body& moved) {
     b.island = kNone;
     b.quiet_time = 0.0f;
     place_proxy(slot, after);
+    if (!b.awake) forget_candidates_near(after);  // a resting body the still bodies' kept pairs may not hold
     wake_near(before);
     wake_near(after);
     if (b.is_static_body()) refresh_internal_faces(before.merged(after));
@@ -286,7 +287,9 @@ BodyId World::create_body(const BodyDef& def) {
     if (body.awake) w.state.awake.push_back(slot);
     ++w.state.live_bodies;
     ++w.state.next_sequence;
-    // A body appearing next to sleeping ones (a static floor under them, a box inside a pile) wakes them.
+    // A body appearing next to sleeping ones (a static floor under them, a box inside a pile) wakes them; one that
+    // appears at rest makes the still bodies near it query again.
+    if (!body.awake) w.forget_candidates_near(box);
     w.wake_near(box);
     if (body.is_static_body()) w.refresh_internal_faces(box);
     return {slot, body.generation};

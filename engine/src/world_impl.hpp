@@ -75,12 +75,14 @@ struct World::Impl {
         // Posed by the API (or its internal faces changed) since the last narrowphase that took it: its manifolds of
         // the last step are found again, not kept (WorldSettings::manifold_reuse_distance).
         bool moved_by_api = false;
-        // Kept mesh candidates (soft step, WorldSettings::manifold_reuse_distance > 0): how far the body can have moved
+        // Kept candidates (soft step, WorldSettings::manifold_reuse_distance > 0): how far the body can have moved
         // (centre displacement plus turn times half diagonal, metres, summed step by step) since the step that last
-        // queried the meshes for its triangle candidates. While that plus its coast and push in the step stays under
-        // the distance, the broadphase takes its triangle candidates from its kept manifolds instead of querying.
-        // Infinite (query) for a new body, once it falls asleep or the API changes it, and for every body when a mesh
-        // or the settings change or the step grows too long (WorldState::candidate_dt). Fills the last 4 bytes.
+        // queried the meshes and the resting octree for its candidates. While that plus its coast and push in the step
+        // stays under the distance, the broadphase takes its triangle candidates and its pairs with resting bodies
+        // from its kept manifolds instead of querying. Infinite (query) for a new body, once it falls asleep or the
+        // API changes it, when a resting body comes near it (forget_candidates_near), after a query that found a
+        // sensor, and for every body when a mesh or the settings change or the step grows too long
+        // (WorldState::candidate_dt). Fills the last 4 bytes.
         float candidate_drift = std::numeric_limits<float>::infinity();
 
         bool dynamic() const { return mass != 0.0f; }
@@ -185,6 +187,10 @@ struct World::Impl {
         std::vector<CarriedManifold> manifolds;
         std::vector<ContactWarmStart> warm;
         std::size_t pairs = 0;  // manifolds[0, pairs) are body pairs
+        // With kept candidates on (reuse distance > 0), the slots of the body pairs' bodies (keys a and b), for the
+        // broadphase of still bodies (broadphase_stage); else empty. Derived: restore_state works them out from the
+        // keys. A slot may have been freed or taken by another body since: its body's sequence tells.
+        std::vector<SlotPair> pair_slots;
     };
 
     // The persistent state: everything a step reads that an earlier step or call left, living as long as the world.
@@ -253,7 +259,10 @@ struct World::Impl {
         std::vector<BodyPair> body_pairs;  // candidate_pairs as step-body indices
         std::vector<TriangleCandidate> triangle_candidates;
         std::vector<std::uint32_t> mesh_order;      // live mesh slots by creation sequence
-        std::vector<std::uint8_t> mesh_queried;     // per awake body: 1 if its triangle candidates came from a query
+        // Per awake body: 0 if it kept its candidates (triangles and resting pairs) from the last step, 1 if it
+        // queried the meshes and the resting octree, 2 if that query found a sensor (sensor pairs are not kept, so it
+        // queries again in the next step).
+        std::vector<std::uint8_t> mesh_queried;
         std::vector<ContactManifold> wave_manifolds;  // narrowphase: per candidate of a wave, its manifold if found
         std::vector<ContactSides> wave_sides;         // ... and its reference face (XPBD only)
         std::vector<std::uint8_t> candidate_found;    // ... and whether it has one (2: kept from the last step)
@@ -419,6 +428,11 @@ struct World::Impl {
     // Every body queries the meshes again in its next step (Body::candidate_drift): a mesh came or went, the settings
     // changed, or the step grew too long (WorldState::candidate_dt).
     void forget_mesh_candidates();
+    // Every awake body whose proxy is within the broadphase margin of `box` (world frame) queries the meshes and the
+    // resting octree again in its next step: a resting body's proxy box that was inserted or changed there (a body
+    // fell asleep, was created at rest, or the API changed a resting one), which a still body's kept pairs would
+    // not hold. Its next query box lies within twice the reuse distance, at most the margin, of its proxy now.
+    void forget_candidates_near(const Aabb& box);
     // Step body k's motion in the step once solved (0 for a body the step holds fixed): its centre's displacement
     // (world frame, metres), and how far its turn can have moved its farthest point from the centre, the turn's angle
     // times its half diagonal (metres).
