@@ -830,21 +830,12 @@ void World::Impl::cache_contacts() {
         if (m.b == kStaticGeometry) return glm::length(solved_displacement(m.a)) + turned[m.a];
         return glm::length(solved_displacement(m.b) - solved_displacement(m.a)) + (turned[m.a] + turned[m.b]);
     };
-    cache.keys.clear();
-    cache.manifolds.clear();
-    cache.pair_slots.clear();
-    cache.pairs = 0;
-    // Room for every manifold, growing geometrically as the scratch does: how many points stick varies from step to
-    // step, and a new highest count must not allocate in a steady-state step.
-    reserve_for(cache.keys, scratch.manifolds.size());
-    reserve_for(cache.manifolds, scratch.manifolds.size());
-    if (reuse) reserve_for(cache.pair_slots, scratch.manifold_pairs);
-    // The step's warm starts (4 per manifold, carry_contacts) are compacted in place into the carried ones: the
-    // carried manifold c of manifold i has c <= i, and its point k of point p has k <= p.
-    for (std::size_t i = 0; i < scratch.manifolds.size(); ++i) {
+    // Manifold i as carried, its carried points' warm starts (read from the step's, 4 per manifold) into `warm`, in
+    // carried order; a count of 0: nothing of it is carried.
+    auto carry = [&](std::size_t i, std::array<ContactWarmStart, 4>& warm) {
         const ContactManifold& m = scratch.manifolds[i];
         CarriedManifold carried;
-        std::array<ContactWarmStart, 4> warm{};
+        warm = {};
         for (int p = 0; p < m.count; ++p) {
             const ContactPoint& cp = m.points[static_cast<std::size_t>(p)];
             const ContactWarmStart w = soft ? cache.warm[4 * i + static_cast<std::size_t>(p)] : ContactWarmStart{};
@@ -856,24 +847,61 @@ void World::Impl::cache_contacts() {
             carried.points[static_cast<std::size_t>(carried.count++)] = {cp.id, cp.friction_anchor_a,
                                                                          cp.friction_anchor_b};
         }
-        if (carried.count == 0) continue;
         // With kept manifolds on, every point is carried, and the manifold may be kept whole for the next step
         // unless it was found at a time of impact: the bodies' motion since it was found, this step's added.
-        if (reuse && !m.impact) {
+        if (carried.count > 0 && reuse && !m.impact) {
             carried.keep = static_cast<std::uint8_t>(kKeepable | (m.negative ? kNegative : 0));
             carried.axis = static_cast<std::int16_t>(m.axis);
             carried.normal = m.normal;
             carried.drift = scratch.manifold_drift[i] + moved(m);
         }
+        return carried;
+    };
+    const std::size_t count = scratch.manifolds.size();
+    // Room for every manifold, growing geometrically as the scratch does: how many points stick varies from step to
+    // step, and a new highest count must not allocate in a steady-state step.
+    reserve_for(cache.keys, count);
+    reserve_for(cache.manifolds, count);
+    if (reuse) {
+        // With kept manifolds on (soft step), every point of every manifold is carried (a manifold has at least one
+        // point), so manifold i is carried manifold i: on the threads, each in its own place, its warm starts read
+        // and written in place.
+        reserve_for(cache.pair_slots, scratch.manifold_pairs);
+        cache.keys.resize(count);
+        cache.manifolds.resize(count);
+        cache.pair_slots.resize(scratch.manifold_pairs);
+        cache.pairs = scratch.manifold_pairs;
+        parallel().for_each_chunk(count, kCarryGrain, [&](std::size_t begin, std::size_t end) {
+            std::array<ContactWarmStart, 4> warm{};
+            for (std::size_t i = begin; i < end; ++i) {
+                cache.manifolds[i] = carry(i, warm);
+                TUMBLE_ASSERT(cache.manifolds[i].count == scratch.manifolds[i].count && scratch.manifolds[i].count > 0);
+                std::copy(warm.begin(), warm.end(), cache.warm.begin() + static_cast<std::ptrdiff_t>(4 * i));
+                cache.keys[i] = manifold_key(i);
+                if (i < scratch.manifold_pairs)
+                    cache.pair_slots[i] = {scratch.solver_slot[scratch.manifolds[i].a],
+                                           scratch.solver_slot[scratch.manifolds[i].b]};
+            }
+        });
+        cache.warm.resize(4 * count);
+        return;
+    }
+    cache.keys.clear();
+    cache.manifolds.clear();
+    cache.pair_slots.clear();
+    cache.pairs = 0;
+    // The step's warm starts (4 per manifold, carry_contacts) are compacted in place into the carried ones: the
+    // carried manifold c of manifold i has c <= i, and its point k of point p has k <= p.
+    std::array<ContactWarmStart, 4> warm{};
+    for (std::size_t i = 0; i < count; ++i) {
+        const CarriedManifold carried = carry(i, warm);
+        if (carried.count == 0) continue;
         if (soft)
             std::copy(warm.begin(), warm.end(),
                       cache.warm.begin() + static_cast<std::ptrdiff_t>(4 * cache.manifolds.size()));
         cache.keys.push_back(manifold_key(i));
         cache.manifolds.push_back(carried);
-        if (i < scratch.manifold_pairs) {
-            ++cache.pairs;
-            if (reuse) cache.pair_slots.push_back({scratch.solver_slot[m.a], scratch.solver_slot[m.b]});
-        }
+        if (i < scratch.manifold_pairs) ++cache.pairs;
     }
     cache.warm.resize(soft ? 4 * cache.manifolds.size() : 0);
 }
