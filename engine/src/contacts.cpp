@@ -135,9 +135,10 @@ void World::Impl::report_stage() {
     par.for_each_chunk(scratch.manifolds.size(), 256, [&](std::size_t begin, std::size_t end) {
         for (std::size_t k = begin; k < end; ++k) {
             const ContactManifold& m = scratch.manifolds[k];
+            // The step bodies' final poses, which the velocities stage copied to the bodies: the same floats.
             auto pose = [&](std::uint32_t i, const glm::vec3& anchor) {
                 if (i == kStaticGeometry) return anchor;
-                const Body& b = state.bodies[scratch.solver_slot[i]];
+                const SolverBody& b = scratch.solver_bodies[i];
                 return b.position + b.orientation * anchor;
             };
             float gap = std::numeric_limits<float>::max();
