@@ -677,24 +677,36 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
     // velocities back after it (a still side keeps its own). `moved`: the bodies may have moved since the batch's last
     // pass (its first pass of a substep, or the relax pass after the position pass), so their turns, displacements and
     // inverse inertias are loaded too; else only their velocities, which every other pass changes.
+    // A still side (kStillSide) is skipped: load_lane gave it the entries of `still`, which the passes never change
+    // (they move only own sides), so they are what loading it again would write.
     auto load_sides = [&](LaneBatch& batch, bool moved) {
+        FrictionLanes& rubbing = batch.rubbing;
         for (int l = 0; l < batch.used; ++l) {
-            const SoftBody& a = still_or_own(batch.a[l]);
-            const SoftBody& b = still_or_own(batch.b[l]);
-            if (!moved) {
-                FrictionLanes& rubbing = batch.rubbing;
-                for (int c = 0; c < 3; ++c) {
-                    rubbing.va[c][l] = a.v[c];
-                    rubbing.wa[c][l] = a.w[c];
-                    rubbing.vb[c][l] = b.v[c];
-                    rubbing.wb[c][l] = b.w[c];
+            if (batch.a[l] != kStillSide) {
+                const SoftBody& a = soft_body[batch.a[l]];
+                if (moved) {
+                    set_side(rubbing.va, rubbing.wa, rubbing.inv_inertia_a, rubbing.dra, l, a.v, a.w, a.inv_inertia,
+                             a.dr);
+                    for (int c = 0; c < 3; ++c) batch.setup.dpa[c][l] = a.dp[c];
+                } else {
+                    for (int c = 0; c < 3; ++c) {
+                        rubbing.va[c][l] = a.v[c];
+                        rubbing.wa[c][l] = a.w[c];
+                    }
                 }
-                continue;
             }
-            set_sides(batch.rubbing, l, a.v, a.w, b.v, b.w, a.inv_inertia, b.inv_inertia, a.dr, b.dr);
-            for (int c = 0; c < 3; ++c) {
-                batch.setup.dpa[c][l] = a.dp[c];
-                batch.setup.dpb[c][l] = b.dp[c];
+            if (batch.b[l] != kStillSide) {
+                const SoftBody& b = soft_body[batch.b[l]];
+                if (moved) {
+                    set_side(rubbing.vb, rubbing.wb, rubbing.inv_inertia_b, rubbing.drb, l, b.v, b.w, b.inv_inertia,
+                             b.dr);
+                    for (int c = 0; c < 3; ++c) batch.setup.dpb[c][l] = b.dp[c];
+                } else {
+                    for (int c = 0; c < 3; ++c) {
+                        rubbing.vb[c][l] = b.v[c];
+                        rubbing.wb[c][l] = b.w[c];
+                    }
+                }
             }
         }
     };

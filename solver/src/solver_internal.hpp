@@ -123,22 +123,26 @@ struct FrictionLanes {
     float ra[4][3][L], rb[4][3][L], fa[4][3][L], fb[4][3][L];
     float tangent_mass[4][2][L], tangent_impulse[4][2][L], normal_impulse[4][L];
 };
+// Lane l's entries of one side: its velocity rows, angular velocity rows, inverse inertia and turn (frames and units
+// as FrictionLanes; matrices as GLM's columns).
+inline void set_side(float (&v)[3][kNormalLanes], float (&w)[3][kNormalLanes], float (&inv_inertia)[9][kNormalLanes],
+                     float (&dr)[9][kNormalLanes], int l, const glm::vec3& velocity, const glm::vec3& angular_velocity,
+                     const glm::mat3& inv_inertia_of, const glm::mat3& dr_of) {
+    for (int c = 0; c < 3; ++c) {
+        v[c][l] = velocity[c];
+        w[c][l] = angular_velocity[c];
+        for (int i = 0; i < 3; ++i) {
+            inv_inertia[3 * c + i][l] = inv_inertia_of[c][i];
+            dr[3 * c + i][l] = dr_of[c][i];
+        }
+    }
+}
 // Lane l's sides (frames and units as FrictionLanes; matrices as GLM's columns).
 inline void set_sides(FrictionLanes& s, int l, const glm::vec3& va, const glm::vec3& wa, const glm::vec3& vb,
                       const glm::vec3& wb, const glm::mat3& inv_inertia_a, const glm::mat3& inv_inertia_b,
                       const glm::mat3& dra, const glm::mat3& drb) {
-    for (int c = 0; c < 3; ++c) {
-        s.va[c][l] = va[c];
-        s.wa[c][l] = wa[c];
-        s.vb[c][l] = vb[c];
-        s.wb[c][l] = wb[c];
-        for (int i = 0; i < 3; ++i) {
-            s.inv_inertia_a[3 * c + i][l] = inv_inertia_a[c][i];
-            s.inv_inertia_b[3 * c + i][l] = inv_inertia_b[c][i];
-            s.dra[3 * c + i][l] = dra[c][i];
-            s.drb[3 * c + i][l] = drb[c][i];
-        }
-    }
+    set_side(s.va, s.wa, s.inv_inertia_a, s.dra, l, va, wa, inv_inertia_a, dra);
+    set_side(s.vb, s.wb, s.inv_inertia_b, s.drb, l, vb, wb, inv_inertia_b, drb);
 }
 // Lane l's tangents, offset and sides.
 inline void set_friction_frame(FrictionLanes& s, int l, const glm::vec3& t1, const glm::vec3& t2, const glm::vec3& dx,
