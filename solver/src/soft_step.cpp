@@ -650,14 +650,16 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             setup.dpb[c][l] = b.dp[c];
         }
         for (int p = 0; p < 4; ++p) {
-            clear_point(lanes, p, l);
+            // Of a point's normal entries, vn0, bias, gain, impulse_scale, ua, ub, ia and ib are left as they are: the
+            // step's first set-up in lanes (the first substep's solve pass, `fresh`) writes them for every point, as
+            // clear_point would for a point the lane does not have, before any pass reads them.
             const bool has = p < m.count;
             const SoftPoint& c = sp[has ? p : 0];
+            lanes.normal_mass[p][l] = has ? c.normal_mass : 1.0f;
+            lanes.impulse[p][l] = has ? c.normal_impulse : 0.0f;
+            lanes.approach[p][l] = has ? c.approach : 0.0f;
+            lanes.met[p][l] = has && c.met ? 1.0f : 0.0f;
             if (has) {
-                lanes.normal_mass[p][l] = c.normal_mass;
-                lanes.impulse[p][l] = c.normal_impulse;
-                lanes.approach[p][l] = c.approach;
-                lanes.met[p][l] = c.met ? 1.0f : 0.0f;
                 set_friction_point(rubbing, l, p, zero, zero, c.fa, c.fb,
                                    glm::vec2(c.tangent_mass[0], c.tangent_mass[1]), c.tangent_impulse,
                                    c.normal_impulse);
