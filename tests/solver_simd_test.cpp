@@ -62,6 +62,22 @@ void random_sides(M& m, std::mt19937& rng, float spin) {
     if (m.own_b) m.drb = glm::mat3_cast(random_rotation(rng));
 }
 
+// The same cases with side B still, as the soft step holds a triangle or a resting body: not own, inverse mass and
+// inertia 0, velocities +0, no turn. The lanes' still_b variants must give them the bits of the full passes, which
+// are the scalar code's.
+template <class M>
+std::vector<M> with_still_b(std::vector<M> cases) {
+    for (M& m : cases) {
+        m.own_a = true;
+        m.own_b = false;
+        m.inv_mass_b = 0.0f;
+        m.vb = m.wb = glm::vec3(0.0f);
+        m.inertia_b = glm::mat3(0.0f);
+        m.drb = glm::mat3(1.0f);
+    }
+    return cases;
+}
+
 // Boxes as the engine makes them, and the cases at the edges of the scalar code's branches: no turn possible (zero
 // inverse moments: the pass leaves the orientation alone), no spin (w = 0: rotate_substep's early return), one axis
 // that cannot turn, a huge inverse moment (above kMaxInverseMoment), fast spin and a quaternion a little off unit.
@@ -289,50 +305,57 @@ TEST_F(NormalPasses, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
     const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
     ASSERT_FALSE(targets.empty());
     std::size_t compared = 0, stopped_early = 0, clamped = 0;
-    for (const int passes : {2, 16}) {  // the solve pass's and the relax pass's most passes
-        std::vector<Manifold> expected = all;
-        for (Manifold& m : expected) {
-            scalar_passes(m, passes, 1e-6f);
-            for (int p = 0; p < m.count; ++p) clamped += m.impulse[p] == 0.0f ? 1 : 0;
-        }
-        each_batch(targets, all.size(), [&](const std::string& batch, std::size_t first, int n) {
-            NormalLanes lanes;
-            for (int l = 0; l < tumble::detail::kNormalLanes; ++l) {
-                if (l < n) {
-                    set_lane(lanes, l, all[first + static_cast<std::size_t>(l)]);
-                } else {  // an idle lane, as the soft step leaves it: no points
-                    Manifold idle{};
-                    idle.count = 0;
-                    set_lane(lanes, l, idle);
-                }
+    // still_b: side B of every manifold still (I^-1 (r x n) of B zero, as set_up_in_lanes leaves it).
+    std::vector<Manifold> still = all;
+    for (Manifold& m : still)
+        for (glm::vec3& ib : m.ib) ib = glm::vec3(0.0f);
+    for (const bool still_b : {false, true})
+        for (const int passes : {2, 16}) {  // the solve pass's and the relax pass's most passes
+            const std::vector<Manifold>& cases = still_b ? still : all;
+            std::vector<Manifold> expected = cases;
+            for (Manifold& m : expected) {
+                scalar_passes(m, passes, 1e-6f);
+                for (int p = 0; p < m.count; ++p) clamped += m.impulse[p] == 0.0f ? 1 : 0;
             }
-            tumble::detail::normal_passes_in_lanes(lanes, passes, 1e-6f);
-            for (int l = 0; l < n; ++l) {
-                const Manifold& e = expected[first + static_cast<std::size_t>(l)];
-                const std::string where = batch + ", " + std::to_string(passes) + " passes, manifold " +
-                                          std::to_string(first + static_cast<std::size_t>(l));
-                ASSERT_TRUE(same_bits(lanes.pushed[l], e.pushed)) << where << ", pushed";
-                for (int c = 0; c < 3; ++c) {
-                    ASSERT_TRUE(same_bits(lanes.dwa[c][l], e.dw_a[c])) << where << ", dw_a " << c;
-                    ASSERT_TRUE(same_bits(lanes.dwb[c][l], e.dw_b[c])) << where << ", dw_b " << c;
+            each_batch(targets, all.size(), [&](const std::string& batch, std::size_t first, int n) {
+                NormalLanes lanes;
+                for (int l = 0; l < tumble::detail::kNormalLanes; ++l) {
+                    if (l < n) {
+                        set_lane(lanes, l, cases[first + static_cast<std::size_t>(l)]);
+                    } else {  // an idle lane, as the soft step leaves it: no points
+                        Manifold idle{};
+                        idle.count = 0;
+                        set_lane(lanes, l, idle);
+                    }
                 }
-                for (int p = 0; p < e.count; ++p) {
-                    ASSERT_TRUE(same_bits(lanes.impulse[p][l], e.impulse[p])) << where << ", impulse " << p;
-                    ASSERT_TRUE(same_bits(lanes.approach[p][l], e.approach[p])) << where << ", approach " << p;
-                    ASSERT_EQ(lanes.met[p][l] != 0.0f, e.met[p]) << where << ", met " << p;
+                tumble::detail::normal_passes_in_lanes(lanes, passes, 1e-6f, still_b);
+                for (int l = 0; l < n; ++l) {
+                    const Manifold& e = expected[first + static_cast<std::size_t>(l)];
+                    const std::string where = batch + (still_b ? ", still B, " : ", ") + std::to_string(passes) +
+                                              " passes, manifold " +
+                                              std::to_string(first + static_cast<std::size_t>(l));
+                    ASSERT_TRUE(same_bits(lanes.pushed[l], e.pushed)) << where << ", pushed";
+                    for (int c = 0; c < 3; ++c) {
+                        ASSERT_TRUE(same_bits(lanes.dwa[c][l], e.dw_a[c])) << where << ", dw_a " << c;
+                        ASSERT_TRUE(same_bits(lanes.dwb[c][l], e.dw_b[c])) << where << ", dw_b " << c;
+                    }
+                    for (int p = 0; p < e.count; ++p) {
+                        ASSERT_TRUE(same_bits(lanes.impulse[p][l], e.impulse[p])) << where << ", impulse " << p;
+                        ASSERT_TRUE(same_bits(lanes.approach[p][l], e.approach[p])) << where << ", approach " << p;
+                        ASSERT_EQ(lanes.met[p][l] != 0.0f, e.met[p]) << where << ", met " << p;
+                    }
+                    ++compared;
                 }
-                ++compared;
+            });
+            ASSERT_FALSE(HasFatalFailure());
+            // How many of the manifolds stop before the last pass (the lanes must stop each at its own pass).
+            for (const Manifold& m : all) {
+                Manifold once = m, twice = m;
+                scalar_passes(once, passes - 1, 1e-6f);
+                scalar_passes(twice, passes, 1e-6f);
+                stopped_early += same_bits(once.pushed, twice.pushed) ? 1 : 0;
             }
-        });
-        ASSERT_FALSE(HasFatalFailure());
-        // How many of the manifolds stop before the last pass (the lanes must stop each at its own pass).
-        for (const Manifold& m : all) {
-            Manifold once = m, twice = m;
-            scalar_passes(once, passes - 1, 1e-6f);
-            scalar_passes(twice, passes, 1e-6f);
-            stopped_early += same_bits(once.pushed, twice.pushed) ? 1 : 0;
         }
-    }
     // Every target ran every manifold through batches of every size; the cases reach the early stop and the clamp.
     EXPECT_GT(compared, targets.size() * 2 * 8 * 550);
     EXPECT_GT(stopped_early, 200u);  // 270 of the 1,200 runs
@@ -446,49 +469,53 @@ TEST_F(FrictionPass, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
     const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
     ASSERT_FALSE(targets.empty());
     std::size_t compared = 0, sliding = 0;
-    for (const bool use_bias : {true, false}) {
-        std::vector<Rubbing> expected = all;
-        for (Rubbing& m : expected) {
-            const Rubbing before = m;
-            scalar_friction(m, use_bias);
-            for (int p = 0; p < m.count; ++p)  // the cone's limit reached: the point slides
-                sliding += glm::length(m.tangent_impulse[p]) >= m.friction * m.normal_impulse[p] * 0.999f &&
-                                   m.normal_impulse[p] > 0.0f && m.tangent_impulse[p] != before.tangent_impulse[p]
-                               ? 1
-                               : 0;
+    const std::vector<Rubbing> still = with_still_b(all);
+    for (const bool still_b : {false, true})
+        for (const bool use_bias : {true, false}) {
+            const std::vector<Rubbing>& cases = still_b ? still : all;
+            std::vector<Rubbing> expected = cases;
+            for (Rubbing& m : expected) {
+                const Rubbing before = m;
+                scalar_friction(m, use_bias);
+                for (int p = 0; p < m.count; ++p)  // the cone's limit reached: the point slides
+                    sliding += glm::length(m.tangent_impulse[p]) >= m.friction * m.normal_impulse[p] * 0.999f &&
+                                       m.normal_impulse[p] > 0.0f && m.tangent_impulse[p] != before.tangent_impulse[p]
+                                   ? 1
+                                   : 0;
+            }
+            each_batch(targets, all.size(), [&](const std::string& batch, std::size_t first, int n) {
+                FrictionLanes lanes;
+                for (int l = 0; l < tumble::detail::kNormalLanes; ++l) {
+                    Rubbing idle{};
+                    idle.count = 0;
+                    for (int p = 0; p < 4; ++p) {  // as the soft step leaves an idle lane: zeros
+                        idle.ra[p] = idle.rb[p] = idle.fa[p] = idle.fb[p] = glm::vec3(0.0f);
+                        idle.tangent_mass[p] = idle.tangent_impulse[p] = glm::vec2(0.0f);
+                        idle.normal_impulse[p] = 0.0f;
+                    }
+                    set_lane(lanes, l, l < n ? cases[first + static_cast<std::size_t>(l)] : idle);
+                }
+                tumble::detail::friction_in_lanes(lanes, use_bias, still_b);
+                for (int l = 0; l < n; ++l) {
+                    const Rubbing& e = expected[first + static_cast<std::size_t>(l)];
+                    const std::string where = batch + (still_b ? ", still B" : "") +
+                                              (use_bias ? ", solve pass" : ", relax pass") + ", manifold " +
+                                              std::to_string(first + static_cast<std::size_t>(l));
+                    for (int c = 0; c < 3; ++c) {
+                        ASSERT_TRUE(same_bits(lanes.va[c][l], e.va[c])) << where << ", va " << c;
+                        ASSERT_TRUE(same_bits(lanes.wa[c][l], e.wa[c])) << where << ", wa " << c;
+                        ASSERT_TRUE(same_bits(lanes.vb[c][l], e.vb[c])) << where << ", vb " << c;
+                        ASSERT_TRUE(same_bits(lanes.wb[c][l], e.wb[c])) << where << ", wb " << c;
+                    }
+                    for (int p = 0; p < e.count; ++p)
+                        for (int j = 0; j < 2; ++j)
+                            ASSERT_TRUE(same_bits(lanes.tangent_impulse[p][j][l], e.tangent_impulse[p][j]))
+                                << where << ", tangent impulse " << p << j;
+                    ++compared;
+                }
+            });
+            ASSERT_FALSE(HasFatalFailure());
         }
-        each_batch(targets, all.size(), [&](const std::string& batch, std::size_t first, int n) {
-            FrictionLanes lanes;
-            for (int l = 0; l < tumble::detail::kNormalLanes; ++l) {
-                Rubbing idle{};
-                idle.count = 0;
-                for (int p = 0; p < 4; ++p) {  // as the soft step leaves an idle lane: zeros
-                    idle.ra[p] = idle.rb[p] = idle.fa[p] = idle.fb[p] = glm::vec3(0.0f);
-                    idle.tangent_mass[p] = idle.tangent_impulse[p] = glm::vec2(0.0f);
-                    idle.normal_impulse[p] = 0.0f;
-                }
-                set_lane(lanes, l, l < n ? all[first + static_cast<std::size_t>(l)] : idle);
-            }
-            tumble::detail::friction_in_lanes(lanes, use_bias);
-            for (int l = 0; l < n; ++l) {
-                const Rubbing& e = expected[first + static_cast<std::size_t>(l)];
-                const std::string where = batch + (use_bias ? ", solve pass" : ", relax pass") + ", manifold " +
-                                          std::to_string(first + static_cast<std::size_t>(l));
-                for (int c = 0; c < 3; ++c) {
-                    ASSERT_TRUE(same_bits(lanes.va[c][l], e.va[c])) << where << ", va " << c;
-                    ASSERT_TRUE(same_bits(lanes.wa[c][l], e.wa[c])) << where << ", wa " << c;
-                    ASSERT_TRUE(same_bits(lanes.vb[c][l], e.vb[c])) << where << ", vb " << c;
-                    ASSERT_TRUE(same_bits(lanes.wb[c][l], e.wb[c])) << where << ", wb " << c;
-                }
-                for (int p = 0; p < e.count; ++p)
-                    for (int j = 0; j < 2; ++j)
-                        ASSERT_TRUE(same_bits(lanes.tangent_impulse[p][j][l], e.tangent_impulse[p][j]))
-                            << where << ", tangent impulse " << p << j;
-                ++compared;
-            }
-        });
-        ASSERT_FALSE(HasFatalFailure());
-    }
     // Every target ran every manifold through batches of every size; the cases reach the friction cone's limit.
     EXPECT_GT(compared, targets.size() * 2 * 8 * 550);
     EXPECT_GT(sliding, 200u);
@@ -696,69 +723,74 @@ TEST_F(SetUpAndFinish, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
                            {"later solve pass", false, false, true},
                            {"relax pass", true, true, false}};
     std::size_t compared = 0, speculative = 0, at_push_limit = 0, twisted = 0, at_twist_limit = 0;
-    for (const Pass& pass : passes) {
-        std::vector<Visit> expected = all;
-        for (Visit& m : expected) {
-            scalar_set_up(m, pass.locate, pass.fresh, pass.use_bias, inv_h, max_push);
-            const float before = m.twist;
-            scalar_finish(m, radius);
-            for (int p = 0; p < m.count; ++p) {
-                speculative += m.s[p] > 0.0f ? 1 : 0;
-                at_push_limit += m.bias[p] == -max_push ? 1 : 0;
-            }
-            twisted += m.twist != before ? 1 : 0;
-            at_twist_limit +=
-                m.twist != before && std::abs(m.twist) == m.friction * radius * m.impulse[0] && m.twist != 0.0f ? 1 : 0;
-        }
-        each_batch(targets, all.size(), [&](const std::string& batch, std::size_t first, int n) {
-            SetUpLanes u;
-            NormalLanes nl;
-            FrictionLanes f;
-            for (int l = 0; l < tumble::detail::kNormalLanes; ++l)
-                set_lane(u, nl, f, l, l < n ? all[first + static_cast<std::size_t>(l)] : idle_visit());
-            tumble::detail::set_up_in_lanes(u, nl, f, pass.locate, pass.fresh, pass.use_bias, inv_h, max_push);
-            tumble::detail::finish_in_lanes(u, nl, f, radius);
-            for (int l = 0; l < n; ++l) {
-                const Visit& e = expected[first + static_cast<std::size_t>(l)];
-                const std::string where =
-                    batch + ", " + pass.name + ", manifold " + std::to_string(first + static_cast<std::size_t>(l));
-                ASSERT_TRUE(same_bits(nl.inv_masses[l], e.inv_masses)) << where << ", inverse masses";
-                ASSERT_TRUE(same_bits(u.twist[l], e.twist)) << where << ", twist";
-                for (int c = 0; c < 3; ++c) {
-                    ASSERT_TRUE(same_bits(f.va[c][l], e.va[c])) << where << ", va " << c;
-                    ASSERT_TRUE(same_bits(f.wa[c][l], e.wa[c])) << where << ", wa " << c;
-                    ASSERT_TRUE(same_bits(f.vb[c][l], e.vb[c])) << where << ", vb " << c;
-                    ASSERT_TRUE(same_bits(f.wb[c][l], e.wb[c])) << where << ", wb " << c;
-                    if (pass.locate) {
-                        ASSERT_TRUE(same_bits(f.dx[c][l], e.dx[c])) << where << ", dx " << c;
-                    }
+    const std::vector<Visit> still = with_still_b(all);
+    for (const bool still_b : {false, true})
+        for (const Pass& pass : passes) {
+            const std::vector<Visit>& cases = still_b ? still : all;
+            std::vector<Visit> expected = cases;
+            for (Visit& m : expected) {
+                scalar_set_up(m, pass.locate, pass.fresh, pass.use_bias, inv_h, max_push);
+                const float before = m.twist;
+                scalar_finish(m, radius);
+                for (int p = 0; p < m.count; ++p) {
+                    speculative += m.s[p] > 0.0f ? 1 : 0;
+                    at_push_limit += m.bias[p] == -max_push ? 1 : 0;
                 }
-                for (int p = 0; p < e.count; ++p) {
-                    const std::string at = where + ", point " + std::to_string(p);
-                    ASSERT_TRUE(same_bits(nl.vn0[p][l], e.vn0[p])) << at << ", vn0";
-                    ASSERT_TRUE(same_bits(nl.bias[p][l], e.bias[p])) << at << ", bias";
-                    ASSERT_TRUE(same_bits(nl.gain[p][l], e.gain[p])) << at << ", gain";
-                    ASSERT_TRUE(same_bits(nl.impulse_scale[p][l], e.scale[p])) << at << ", impulse scale";
-                    ASSERT_TRUE(same_bits(f.normal_impulse[p][l], e.impulse[p])) << at << ", normal impulse";
-                    if (pass.locate) {
-                        ASSERT_TRUE(same_bits(u.s[p][l], e.s[p])) << at << ", separation";
-                    }
+                twisted += m.twist != before ? 1 : 0;
+                at_twist_limit +=
+                    m.twist != before && std::abs(m.twist) == m.friction * radius * m.impulse[0] && m.twist != 0.0f ? 1
+                                                                                                                    : 0;
+            }
+            each_batch(targets, all.size(), [&](const std::string& batch, std::size_t first, int n) {
+                SetUpLanes u;
+                NormalLanes nl;
+                FrictionLanes f;
+                for (int l = 0; l < tumble::detail::kNormalLanes; ++l)
+                    set_lane(u, nl, f, l, l < n ? cases[first + static_cast<std::size_t>(l)] : idle_visit());
+                tumble::detail::set_up_in_lanes(u, nl, f, pass.locate, pass.fresh, pass.use_bias, inv_h, max_push,
+                                                still_b);
+                tumble::detail::finish_in_lanes(u, nl, f, radius, still_b);
+                for (int l = 0; l < n; ++l) {
+                    const Visit& e = expected[first + static_cast<std::size_t>(l)];
+                    const std::string where = batch + (still_b ? ", still B, " : ", ") + pass.name + ", manifold " +
+                                              std::to_string(first + static_cast<std::size_t>(l));
+                    ASSERT_TRUE(same_bits(nl.inv_masses[l], e.inv_masses)) << where << ", inverse masses";
+                    ASSERT_TRUE(same_bits(u.twist[l], e.twist)) << where << ", twist";
                     for (int c = 0; c < 3; ++c) {
-                        ASSERT_TRUE(same_bits(nl.ua[p][c][l], e.ua[p][c])) << at << ", ua " << c;
-                        ASSERT_TRUE(same_bits(nl.ub[p][c][l], e.ub[p][c])) << at << ", ub " << c;
-                        ASSERT_TRUE(same_bits(nl.ia[p][c][l], e.ia[p][c])) << at << ", ia " << c;
-                        ASSERT_TRUE(same_bits(nl.ib[p][c][l], e.ib[p][c])) << at << ", ib " << c;
+                        ASSERT_TRUE(same_bits(f.va[c][l], e.va[c])) << where << ", va " << c;
+                        ASSERT_TRUE(same_bits(f.wa[c][l], e.wa[c])) << where << ", wa " << c;
+                        ASSERT_TRUE(same_bits(f.vb[c][l], e.vb[c])) << where << ", vb " << c;
+                        ASSERT_TRUE(same_bits(f.wb[c][l], e.wb[c])) << where << ", wb " << c;
                         if (pass.locate) {
-                            ASSERT_TRUE(same_bits(f.ra[p][c][l], e.ra[p][c])) << at << ", ra " << c;
-                            ASSERT_TRUE(same_bits(f.rb[p][c][l], e.rb[p][c])) << at << ", rb " << c;
+                            ASSERT_TRUE(same_bits(f.dx[c][l], e.dx[c])) << where << ", dx " << c;
                         }
                     }
+                    for (int p = 0; p < e.count; ++p) {
+                        const std::string at = where + ", point " + std::to_string(p);
+                        ASSERT_TRUE(same_bits(nl.vn0[p][l], e.vn0[p])) << at << ", vn0";
+                        ASSERT_TRUE(same_bits(nl.bias[p][l], e.bias[p])) << at << ", bias";
+                        ASSERT_TRUE(same_bits(nl.gain[p][l], e.gain[p])) << at << ", gain";
+                        ASSERT_TRUE(same_bits(nl.impulse_scale[p][l], e.scale[p])) << at << ", impulse scale";
+                        ASSERT_TRUE(same_bits(f.normal_impulse[p][l], e.impulse[p])) << at << ", normal impulse";
+                        if (pass.locate) {
+                            ASSERT_TRUE(same_bits(u.s[p][l], e.s[p])) << at << ", separation";
+                        }
+                        for (int c = 0; c < 3; ++c) {
+                            ASSERT_TRUE(same_bits(nl.ua[p][c][l], e.ua[p][c])) << at << ", ua " << c;
+                            ASSERT_TRUE(same_bits(nl.ub[p][c][l], e.ub[p][c])) << at << ", ub " << c;
+                            ASSERT_TRUE(same_bits(nl.ia[p][c][l], e.ia[p][c])) << at << ", ia " << c;
+                            ASSERT_TRUE(same_bits(nl.ib[p][c][l], e.ib[p][c])) << at << ", ib " << c;
+                            if (pass.locate) {
+                                ASSERT_TRUE(same_bits(f.ra[p][c][l], e.ra[p][c])) << at << ", ra " << c;
+                                ASSERT_TRUE(same_bits(f.rb[p][c][l], e.rb[p][c])) << at << ", rb " << c;
+                            }
+                        }
+                    }
+                    ++compared;
                 }
-                ++compared;
-            }
-        });
-        ASSERT_FALSE(HasFatalFailure());
-    }
+            });
+            ASSERT_FALSE(HasFatalFailure());
+        }
     // Every target ran every manifold through batches of every size, in each pass; the cases reach the speculative
     // points, the push-out speed limit, and torsional friction within and at its limit.
     std::printf(
@@ -827,45 +859,50 @@ TEST_F(WarmStart, LanesGiveTheOneManifoldBitsOnEveryTargetAndBatchSize) {
             }
         }
     }
-    std::vector<Visit> expected = all;
-    std::size_t skipped = 0, twisted = 0;
-    for (std::size_t i = 0; i < all.size(); ++i) {
-        glm::vec2 t[4];
-        for (int p = 0; p < 4; ++p) t[p] = tangents[i][static_cast<std::size_t>(p)];
-        scalar_warm_start(expected[i], t);
-        for (int p = 0; p < all[i].count; ++p) skipped += all[i].impulse[p] == 0.0f && t[p] == glm::vec2(0.0f) ? 1 : 0;
-        twisted += all[i].twist != 0.0f ? 1 : 0;
-    }
+    const std::vector<Visit> still = with_still_b(all);
     const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
     ASSERT_FALSE(targets.empty());
-    std::size_t compared = 0;
-    each_batch(targets, all.size(), [&](const std::string& batch, std::size_t first, int n) {
-        SetUpLanes s;
-        NormalLanes nl;
-        FrictionLanes f;
-        for (int l = 0; l < tumble::detail::kNormalLanes; ++l) {
-            const bool used = l < n;
-            const std::size_t i = first + static_cast<std::size_t>(l);
-            set_lane(s, nl, f, l, used ? all[i] : idle_visit());
-            for (int p = 0; p < 4; ++p)
-                for (int j = 0; j < 2; ++j)
-                    f.tangent_impulse[p][j][l] =
-                        used && p < all[i].count ? tangents[i][static_cast<std::size_t>(p)][j] : 0.0f;
+    std::size_t skipped = 0, twisted = 0, compared = 0;
+    for (const bool still_b : {false, true}) {
+        const std::vector<Visit>& cases = still_b ? still : all;
+        std::vector<Visit> expected = cases;
+        for (std::size_t i = 0; i < cases.size(); ++i) {
+            glm::vec2 t[4];
+            for (int p = 0; p < 4; ++p) t[p] = tangents[i][static_cast<std::size_t>(p)];
+            scalar_warm_start(expected[i], t);
+            for (int p = 0; p < cases[i].count; ++p)
+                skipped += cases[i].impulse[p] == 0.0f && t[p] == glm::vec2(0.0f) ? 1 : 0;
+            twisted += cases[i].twist != 0.0f ? 1 : 0;
         }
-        tumble::detail::warm_start_in_lanes(s, nl, f);
-        for (int l = 0; l < n; ++l) {
-            const Visit& e = expected[first + static_cast<std::size_t>(l)];
-            const std::string where = batch + ", manifold " + std::to_string(first + static_cast<std::size_t>(l));
-            for (int c = 0; c < 3; ++c) {
-                ASSERT_TRUE(same_bits(f.va[c][l], e.va[c])) << where << ", va " << c;
-                ASSERT_TRUE(same_bits(f.wa[c][l], e.wa[c])) << where << ", wa " << c;
-                ASSERT_TRUE(same_bits(f.vb[c][l], e.vb[c])) << where << ", vb " << c;
-                ASSERT_TRUE(same_bits(f.wb[c][l], e.wb[c])) << where << ", wb " << c;
+        each_batch(targets, cases.size(), [&](const std::string& batch, std::size_t first, int n) {
+            SetUpLanes s;
+            NormalLanes nl;
+            FrictionLanes f;
+            for (int l = 0; l < tumble::detail::kNormalLanes; ++l) {
+                const bool used = l < n;
+                const std::size_t i = first + static_cast<std::size_t>(l);
+                set_lane(s, nl, f, l, used ? cases[i] : idle_visit());
+                for (int p = 0; p < 4; ++p)
+                    for (int j = 0; j < 2; ++j)
+                        f.tangent_impulse[p][j][l] =
+                            used && p < cases[i].count ? tangents[i][static_cast<std::size_t>(p)][j] : 0.0f;
             }
-            ++compared;
-        }
-    });
-    ASSERT_FALSE(HasFatalFailure());
+            tumble::detail::warm_start_in_lanes(s, nl, f, still_b);
+            for (int l = 0; l < n; ++l) {
+                const Visit& e = expected[first + static_cast<std::size_t>(l)];
+                const std::string where = batch + (still_b ? ", still B" : "") + ", manifold " +
+                                          std::to_string(first + static_cast<std::size_t>(l));
+                for (int c = 0; c < 3; ++c) {
+                    ASSERT_TRUE(same_bits(f.va[c][l], e.va[c])) << where << ", va " << c;
+                    ASSERT_TRUE(same_bits(f.wa[c][l], e.wa[c])) << where << ", wa " << c;
+                    ASSERT_TRUE(same_bits(f.vb[c][l], e.vb[c])) << where << ", vb " << c;
+                    ASSERT_TRUE(same_bits(f.wb[c][l], e.wb[c])) << where << ", wb " << c;
+                }
+                ++compared;
+            }
+        });
+        ASSERT_FALSE(HasFatalFailure());
+    }
     // Every target ran every manifold through batches of every size; the cases reach the skipped points and the twist.
     EXPECT_GT(compared, targets.size() * 8 * 550);
     EXPECT_GT(skipped, 200u);

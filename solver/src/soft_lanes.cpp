@@ -22,6 +22,11 @@ HWY_BEFORE_NAMESPACE();
 namespace tumble::detail::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Each pass comes in two variants: kStillB false for any batch, and true for a batch whose every manifold's side B is
+// still (static geometry, or a resting or fixed body: own_b 0, inverse mass and inertia 0, velocities +0, which no
+// pass changes). The second leaves out what the first computes for side B and then throws away (the Selects on own_b),
+// and takes side B's velocities as the +0 they are: a sum +0 + x gives what x + +0 does, so every lane gets the same
+// bits either way for finite values.
 using D = hn::CappedTag<float, kNormalLanes>;
 using DI = hn::RebindToSigned<D>;
 using V = hn::Vec<D>;
@@ -29,6 +34,7 @@ using M = hn::Mask<D>;
 using Lanes = NormalLanes;
 
 // The lanes base .. base + Lanes(d) - 1 of `s`, to the end of their passes.
+template <bool kStillB>
 HWY_INLINE void PassesAt(Lanes& s, std::size_t base, int passes, float tolerance) {
     const D d;
     const DI di;
@@ -46,12 +52,24 @@ HWY_INLINE void PassesAt(Lanes& s, std::size_t base, int passes, float tolerance
     const V inv_masses = load(s.inv_masses);
     M active = hn::Gt(count, zero);
     V pushed = zero, dwa[3] = {zero, zero, zero}, dwb[3] = {zero, zero, zero};
+    // A still side B's I^-1 (r x n) is +0 (set_up_in_lanes), so dwb stays +0 (+0 + change +0 is +0), and its term of
+    // the normal velocity is the same in every pass: worked out once.
+    auto b_term = [&](int p) {
+        return hn::Add(hn::Add(hn::Mul(dwb[0], load(s.ub[p][0])), hn::Mul(dwb[1], load(s.ub[p][1]))),
+                       hn::Mul(dwb[2], load(s.ub[p][2])));
+    };
+    V still_db[4];
+    if constexpr (kStillB)
+        for (int p = 0; p < 4; ++p) still_db[p] = b_term(p);
     for (int pass = 0; pass < passes && !hn::AllFalse(d, active); ++pass) {
         V largest = zero;
         for (int p = 0; p < 4; ++p) {
             const M on = hn::And(active, has[p]);
-            const V db = hn::Add(hn::Add(hn::Mul(dwb[0], load(s.ub[p][0])), hn::Mul(dwb[1], load(s.ub[p][1]))),
-                                 hn::Mul(dwb[2], load(s.ub[p][2])));
+            V db;
+            if constexpr (kStillB)
+                db = still_db[p];
+            else
+                db = b_term(p);
             const V da = hn::Add(hn::Add(hn::Mul(dwa[0], load(s.ua[p][0])), hn::Mul(dwa[1], load(s.ua[p][1]))),
                                  hn::Mul(dwa[2], load(s.ua[p][2])));
             const V vn = hn::Sub(hn::Add(hn::Add(load(s.vn0[p]), hn::Mul(inv_masses, pushed)), db), da);
@@ -68,7 +86,8 @@ HWY_INLINE void PassesAt(Lanes& s, std::size_t base, int passes, float tolerance
             pushed = hn::IfThenElse(moved, hn::Add(pushed, change), pushed);
             for (int c = 0; c < 3; ++c) {
                 dwa[c] = hn::IfThenElse(moved, hn::Sub(dwa[c], hn::Mul(change, load(s.ia[p][c]))), dwa[c]);
-                dwb[c] = hn::IfThenElse(moved, hn::Add(dwb[c], hn::Mul(change, load(s.ib[p][c]))), dwb[c]);
+                if constexpr (!kStillB)
+                    dwb[c] = hn::IfThenElse(moved, hn::Add(dwb[c], hn::Mul(change, load(s.ib[p][c]))), dwb[c]);
             }
             const V ratio = hn::Div(hn::Abs(change), load(s.normal_mass[p]));
             largest = hn::IfThenElse(hn::And(moved, hn::Lt(largest, ratio)), ratio, largest);
@@ -134,6 +153,7 @@ struct At {
 // The lanes base .. base + Lanes(d) - 1 of `s`: the point friction of soft_step.cpp's `point_friction`, each
 // operation as GLM does it there (vectors component by component, velocity_at(s, r) = s.v + cross(s.w, r), apply(s, r,
 // p): s.v += inv_mass p, s.w += I^-1 cross(r, p)), points in order.
+template <bool kStillB>
 HWY_INLINE void FrictionAt(FrictionLanes& s, std::size_t base, bool use_bias) {
     const D d;
     const V zero = hn::Zero(d);
@@ -149,23 +169,31 @@ HWY_INLINE void FrictionAt(FrictionLanes& s, std::size_t base, bool use_bias) {
     Vec3 va = load3(s.va), wa = load3(s.wa), vb = load3(s.vb), wb = load3(s.wb);
     V inertia_a[9], inertia_b[9], dra[9], drb[9];
     at.Load9(s.inv_inertia_a, inertia_a);
-    at.Load9(s.inv_inertia_b, inertia_b);
     at.Load9(s.dra, dra);
-    at.Load9(s.drb, drb);
+    if constexpr (!kStillB) {
+        at.Load9(s.inv_inertia_b, inertia_b);
+        at.Load9(s.drb, drb);
+    }
     for (int p = 0; p < 4; ++p) {
         const M has = hn::Lt(hn::Set(d, static_cast<float>(p)), count);
         if (hn::AllFalse(d, has)) break;
         const Vec3 ra = load3(s.ra[p]), rb = load3(s.rb[p]);
         const V normal_impulse = load(s.normal_impulse[p]);
-        const Vec3 cb = Cross(wb, rb), ca = Cross(wa, ra);
-        const Vec3 vel_b{hn::Add(vb.x, cb.x), hn::Add(vb.y, cb.y), hn::Add(vb.z, cb.z)};
+        const Vec3 ca = Cross(wa, ra);
         const Vec3 vel_a{hn::Add(va.x, ca.x), hn::Add(va.y, ca.y), hn::Add(va.z, ca.z)};
+        Vec3 vel_b{zero, zero, zero};  // a still side B: +0 + (+-0) is +0
+        if constexpr (!kStillB) {
+            const Vec3 cb = Cross(wb, rb);
+            vel_b = Vec3{hn::Add(vb.x, cb.x), hn::Add(vb.y, cb.y), hn::Add(vb.z, cb.z)};
+        }
         const Vec3 dv{hn::Sub(vel_b.x, vel_a.x), hn::Sub(vel_b.y, vel_a.y), hn::Sub(vel_b.z, vel_a.z)};
         V target1 = zero, target2 = zero;
         if (use_bias) {
             const M pulls = hn::Gt(normal_impulse, zero);
             const Vec3 fa = load3(s.fa[p]), fb = load3(s.fb[p]);
-            const Vec3 ta = Select(own_a, Times(dra, fa), fa), tb = Select(own_b, Times(drb, fb), fb);
+            Vec3 tb = fb;
+            if constexpr (!kStillB) tb = Select(own_b, Times(drb, fb), fb);
+            const Vec3 ta = Select(own_a, Times(dra, fa), fa);
             const Vec3 slip{hn::Add(dx.x, hn::Sub(tb.x, ta.x)), hn::Add(dx.y, hn::Sub(tb.y, ta.y)),
                             hn::Add(dx.z, hn::Sub(tb.z, ta.z))};
             target1 = hn::IfThenElse(pulls, hn::Mul(bias_rate, Dot(slip, t1)), zero);
@@ -187,23 +215,30 @@ HWY_INLINE void FrictionAt(FrictionLanes& s, std::size_t base, bool use_bias) {
                            hn::Add(hn::Mul(change1, t1.y), hn::Mul(change2, t2.y)),
                            hn::Add(hn::Mul(change1, t1.z), hn::Mul(change2, t2.z))};
         const Vec3 minus{hn::Neg(impulse.x), hn::Neg(impulse.y), hn::Neg(impulse.z)};
-        const M push_a = hn::And(has, own_a), push_b = hn::And(has, own_b);
-        const Vec3 turn_a = Times(inertia_a, Cross(ra, minus)), turn_b = Times(inertia_b, Cross(rb, impulse));
+        const M push_a = hn::And(has, own_a);
+        const Vec3 turn_a = Times(inertia_a, Cross(ra, minus));
         va = Select(push_a,
                     Vec3{hn::Add(va.x, hn::Mul(inv_mass_a, minus.x)), hn::Add(va.y, hn::Mul(inv_mass_a, minus.y)),
                          hn::Add(va.z, hn::Mul(inv_mass_a, minus.z))},
                     va);
         wa = Select(push_a, Vec3{hn::Add(wa.x, turn_a.x), hn::Add(wa.y, turn_a.y), hn::Add(wa.z, turn_a.z)}, wa);
-        vb = Select(push_b,
-                    Vec3{hn::Add(vb.x, hn::Mul(inv_mass_b, impulse.x)), hn::Add(vb.y, hn::Mul(inv_mass_b, impulse.y)),
-                         hn::Add(vb.z, hn::Mul(inv_mass_b, impulse.z))},
-                    vb);
-        wb = Select(push_b, Vec3{hn::Add(wb.x, turn_b.x), hn::Add(wb.y, turn_b.y), hn::Add(wb.z, turn_b.z)}, wb);
+        if constexpr (!kStillB) {
+            const M push_b = hn::And(has, own_b);
+            const Vec3 turn_b = Times(inertia_b, Cross(rb, impulse));
+            vb = Select(
+                push_b,
+                Vec3{hn::Add(vb.x, hn::Mul(inv_mass_b, impulse.x)), hn::Add(vb.y, hn::Mul(inv_mass_b, impulse.y)),
+                     hn::Add(vb.z, hn::Mul(inv_mass_b, impulse.z))},
+                vb);
+            wb = Select(push_b, Vec3{hn::Add(wb.x, turn_b.x), hn::Add(wb.y, turn_b.y), hn::Add(wb.z, turn_b.z)}, wb);
+        }
     }
     store3(va, s.va);
     store3(wa, s.wa);
-    store3(vb, s.vb);
-    store3(wb, s.wb);
+    if constexpr (!kStillB) {
+        store3(vb, s.vb);
+        store3(wb, s.wb);
+    }
 }
 
 HWY_INLINE Vec3 Add3(const Vec3& a, const Vec3& b) { return {hn::Add(a.x, b.x), hn::Add(a.y, b.y), hn::Add(a.z, b.z)}; }
@@ -213,6 +248,7 @@ HWY_INLINE Vec3 Scale3(const V& k, const Vec3& a) { return {hn::Mul(k, a.x), hn:
 // The lanes base .. base + Lanes(d) - 1: soft_step.cpp's `set_up` and `locate`, each operation as GLM does it there
 // (a.v + cross(a.w, r) for a side's velocity at r; a mat3 times a vec3 as Times; s * v component by component;
 // std::max(x, y) as x < y ? y : x).
+template <bool kStillB>
 HWY_INLINE void SetUpAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::size_t base, bool locate, bool fresh,
                         bool use_bias, float inv_h, float max_push) {
     const D d;
@@ -227,9 +263,11 @@ HWY_INLINE void SetUpAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::s
     const Vec3 va = load3(f.va), wa = load3(f.wa), vb = load3(f.vb), wb = load3(f.wb);
     V inertia_a[9], inertia_b[9], dra[9], drb[9];
     at.Load9(f.inv_inertia_a, inertia_a);
-    at.Load9(f.inv_inertia_b, inertia_b);
     at.Load9(f.dra, dra);
-    at.Load9(f.drb, drb);
+    if constexpr (!kStillB) {
+        at.Load9(f.inv_inertia_b, inertia_b);
+        at.Load9(f.drb, drb);
+    }
     hn::StoreU(hn::Add(load(f.inv_mass_a), load(f.inv_mass_b)), d, nl.inv_masses + base);
     Vec3 dx;
     if (locate) {
@@ -246,7 +284,9 @@ HWY_INLINE void SetUpAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::s
         V sep;
         if (locate) {
             const Vec3 arm_a = load3(u.arm_a[p]), arm_b = load3(u.arm_b[p]);
-            const Vec3 pra = Select(own_a, Times(dra, arm_a), arm_a), prb = Select(own_b, Times(drb, arm_b), arm_b);
+            const Vec3 pra = Select(own_a, Times(dra, arm_a), arm_a);
+            Vec3 prb = arm_b;
+            if constexpr (!kStillB) prb = Select(own_b, Times(drb, arm_b), arm_b);
             sep = hn::Add(Dot(Sub3(Add3(dx, prb), pra), n), load(u.separation[p]));
             ra = Scale3(half, Add3(Add3(pra, prb), dx));
             rb = Sub3(ra, dx);
@@ -268,9 +308,14 @@ HWY_INLINE void SetUpAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::s
         store3(Select(has, ub, none), nl.ub[p]);
         if (fresh) {
             store3(Select(hn::And(has, own_a), Times(inertia_a, ua), none), nl.ia[p]);
-            store3(Select(hn::And(has, own_b), Times(inertia_b, ub), none), nl.ib[p]);
+            if constexpr (kStillB)
+                store3(none, nl.ib[p]);
+            else
+                store3(Select(hn::And(has, own_b), Times(inertia_b, ub), none), nl.ib[p]);
         }
-        const V vn0 = Dot(Sub3(Add3(vb, Cross(wb, rb)), Add3(va, Cross(wa, ra))), n);
+        Vec3 vel_b = none;  // a still side B: +0 + (+-0) is +0
+        if constexpr (!kStillB) vel_b = Add3(vb, Cross(wb, rb));
+        const V vn0 = Dot(Sub3(vel_b, Add3(va, Cross(wa, ra))), n);
         const V mass = load(nl.normal_mass[p]);
         const M apart = hn::Gt(sep, zero);
         V bias = hn::IfThenElse(apart, hn::Mul(sep, inv_step), zero);
@@ -291,6 +336,7 @@ HWY_INLINE void SetUpAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::s
 
 // The lanes base .. base + Lanes(d) - 1: soft_step.cpp's `finish_normal` (std::clamp(v, lo, hi) as libstdc++'s
 // std::min(std::max(v, lo), hi)).
+template <bool kStillB>
 HWY_INLINE void FinishAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::size_t base, float torsion_radius) {
     const D d;
     const V zero = hn::Zero(d);
@@ -305,18 +351,24 @@ HWY_INLINE void FinishAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::
     Vec3 va = load3(f.va), wa = load3(f.wa), vb = load3(f.vb), wb = load3(f.wb);
     va = Select(own_a, Sub3(va, Scale3(hn::Mul(load(f.inv_mass_a), pushed), n)), va);
     wa = Select(own_a, Add3(wa, load3(nl.dwa)), wa);
-    vb = Select(own_b, Add3(vb, Scale3(hn::Mul(load(f.inv_mass_b), pushed), n)), vb);
-    wb = Select(own_b, Add3(wb, load3(nl.dwb)), wb);
+    if constexpr (!kStillB) {
+        vb = Select(own_b, Add3(vb, Scale3(hn::Mul(load(f.inv_mass_b), pushed), n)), vb);
+        wb = Select(own_b, Add3(wb, load3(nl.dwb)), wb);
+    }
     for (int p = 0; p < 4; ++p) hn::StoreU(load(nl.impulse[p]), d, f.normal_impulse[p] + base);
     const V friction = load(f.friction);
     M twists = hn::And(hn::Eq(count, hn::Set(d, 1.0f)), hn::Gt(friction, zero));
     if (!hn::AllFalse(d, twists)) {
         V inertia_a[9], inertia_b[9];
         at.Load9(f.inv_inertia_a, inertia_a);
-        at.Load9(f.inv_inertia_b, inertia_b);
         const V limit = hn::Mul(hn::Mul(friction, hn::Set(d, torsion_radius)), load(nl.impulse[0]));
         const Vec3 none{zero, zero, zero};
-        const Vec3 ja = Select(own_a, Times(inertia_a, n), none), jb = Select(own_b, Times(inertia_b, n), none);
+        const Vec3 ja = Select(own_a, Times(inertia_a, n), none);
+        Vec3 jb = none;
+        if constexpr (!kStillB) {
+            at.Load9(f.inv_inertia_b, inertia_b);
+            jb = Select(own_b, Times(inertia_b, n), none);
+        }
         const V k = hn::Add(Dot(n, ja), Dot(n, jb));
         twists = hn::And(twists, hn::Gt(k, zero));
         const V old = load(u.twist);
@@ -327,17 +379,20 @@ HWY_INLINE void FinishAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::
         hn::StoreU(hn::IfThenElse(twists, total, old), d, u.twist + base);
         const V change = hn::Sub(total, old);
         wa = Select(hn::And(twists, own_a), Sub3(wa, Scale3(change, ja)), wa);
-        wb = Select(hn::And(twists, own_b), Add3(wb, Scale3(change, jb)), wb);
+        if constexpr (!kStillB) wb = Select(hn::And(twists, own_b), Add3(wb, Scale3(change, jb)), wb);
     }
     store3(va, f.va);
     store3(wa, f.wa);
-    store3(vb, f.vb);
-    store3(wb, f.wb);
+    if constexpr (!kStillB) {
+        store3(vb, f.vb);
+        store3(wb, f.wb);
+    }
 }
 
 // The lanes base .. base + Lanes(d) - 1: soft_step.cpp's warm start (impulse = n P_n + t1 P_1 + t2 P_2; a point whose
 // impulse is the zero vector is skipped; apply(s, r, p): s.v += inv_mass p, s.w += I^-1 cross(r, p); a twist that is
 // not zero turns each own side by -+ twist I^-1 n).
+template <bool kStillB>
 HWY_INLINE void WarmStartAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::size_t base) {
     const D d;
     const V zero = hn::Zero(d);
@@ -352,7 +407,7 @@ HWY_INLINE void WarmStartAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, st
     Vec3 va = load3(f.va), wa = load3(f.wa), vb = load3(f.vb), wb = load3(f.wb);
     V inertia_a[9], inertia_b[9];
     at.Load9(f.inv_inertia_a, inertia_a);
-    at.Load9(f.inv_inertia_b, inertia_b);
+    if constexpr (!kStillB) at.Load9(f.inv_inertia_b, inertia_b);
     for (int p = 0; p < 4; ++p) {
         const M has = hn::Lt(hn::Set(d, static_cast<float>(p)), count);
         if (hn::AllFalse(d, has)) break;
@@ -361,49 +416,60 @@ HWY_INLINE void WarmStartAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, st
         const M none = hn::And(hn::And(hn::Eq(impulse.x, zero), hn::Eq(impulse.y, zero)), hn::Eq(impulse.z, zero));
         const M acts = hn::AndNot(none, has);
         const Vec3 minus{hn::Neg(impulse.x), hn::Neg(impulse.y), hn::Neg(impulse.z)};
-        const M push_a = hn::And(acts, own_a), push_b = hn::And(acts, own_b);
+        const M push_a = hn::And(acts, own_a);
         va = Select(push_a, Add3(va, Scale3(inv_mass_a, minus)), va);
         wa = Select(push_a, Add3(wa, Times(inertia_a, Cross(load3(f.ra[p]), minus))), wa);
-        vb = Select(push_b, Add3(vb, Scale3(inv_mass_b, impulse)), vb);
-        wb = Select(push_b, Add3(wb, Times(inertia_b, Cross(load3(f.rb[p]), impulse))), wb);
+        if constexpr (!kStillB) {
+            const M push_b = hn::And(acts, own_b);
+            vb = Select(push_b, Add3(vb, Scale3(inv_mass_b, impulse)), vb);
+            wb = Select(push_b, Add3(wb, Times(inertia_b, Cross(load3(f.rb[p]), impulse))), wb);
+        }
     }
     const V twist = load(u.twist);
     const M twists = hn::Ne(twist, zero);
     if (!hn::AllFalse(d, twists)) {
         wa = Select(hn::And(twists, own_a), Sub3(wa, Scale3(twist, Times(inertia_a, n))), wa);
-        wb = Select(hn::And(twists, own_b), Add3(wb, Scale3(twist, Times(inertia_b, n))), wb);
+        if constexpr (!kStillB) wb = Select(hn::And(twists, own_b), Add3(wb, Scale3(twist, Times(inertia_b, n))), wb);
     }
     store3(va, f.va);
     store3(wa, f.wa);
-    store3(vb, f.vb);
-    store3(wb, f.wb);
+    if constexpr (!kStillB) {
+        store3(vb, f.vb);
+        store3(wb, f.wb);
+    }
 }
 
-void WarmStart(SetUpLanes* u, NormalLanes* nl, FrictionLanes* f) {
+void WarmStart(SetUpLanes* u, NormalLanes* nl, FrictionLanes* f, bool still_b) {
     const std::size_t n = hn::Lanes(D());
-    for (std::size_t base = 0; base < kNormalLanes; base += n) WarmStartAt(*u, *nl, *f, base);
+    for (std::size_t base = 0; base < kNormalLanes; base += n)
+        still_b ? WarmStartAt<true>(*u, *nl, *f, base) : WarmStartAt<false>(*u, *nl, *f, base);
 }
 
 void SetUp(SetUpLanes* u, NormalLanes* nl, FrictionLanes* f, bool locate, bool fresh, bool use_bias, float inv_h,
-           float max_push) {
+           float max_push, bool still_b) {
     const std::size_t n = hn::Lanes(D());
     for (std::size_t base = 0; base < kNormalLanes; base += n)
-        SetUpAt(*u, *nl, *f, base, locate, fresh, use_bias, inv_h, max_push);
+        still_b ? SetUpAt<true>(*u, *nl, *f, base, locate, fresh, use_bias, inv_h, max_push)
+                : SetUpAt<false>(*u, *nl, *f, base, locate, fresh, use_bias, inv_h, max_push);
 }
 
-void Finish(SetUpLanes* u, NormalLanes* nl, FrictionLanes* f, float torsion_radius) {
+void Finish(SetUpLanes* u, NormalLanes* nl, FrictionLanes* f, float torsion_radius, bool still_b) {
     const std::size_t n = hn::Lanes(D());
-    for (std::size_t base = 0; base < kNormalLanes; base += n) FinishAt(*u, *nl, *f, base, torsion_radius);
+    for (std::size_t base = 0; base < kNormalLanes; base += n)
+        still_b ? FinishAt<true>(*u, *nl, *f, base, torsion_radius)
+                : FinishAt<false>(*u, *nl, *f, base, torsion_radius);
 }
 
-void Friction(FrictionLanes* s, bool use_bias) {
+void Friction(FrictionLanes* s, bool use_bias, bool still_b) {
     const std::size_t n = hn::Lanes(D());
-    for (std::size_t base = 0; base < kNormalLanes; base += n) FrictionAt(*s, base, use_bias);
+    for (std::size_t base = 0; base < kNormalLanes; base += n)
+        still_b ? FrictionAt<true>(*s, base, use_bias) : FrictionAt<false>(*s, base, use_bias);
 }
 
-void NormalPasses(Lanes* s, int passes, float tolerance) {
+void NormalPasses(Lanes* s, int passes, float tolerance, bool still_b) {
     const std::size_t n = hn::Lanes(D());
-    for (std::size_t base = 0; base < kNormalLanes; base += n) PassesAt(*s, base, passes, tolerance);
+    for (std::size_t base = 0; base < kNormalLanes; base += n)
+        still_b ? PassesAt<true>(*s, base, passes, tolerance) : PassesAt<false>(*s, base, passes, tolerance);
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
@@ -418,23 +484,25 @@ HWY_EXPORT(SetUp);
 HWY_EXPORT(Finish);
 HWY_EXPORT(WarmStart);
 
-void warm_start_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing) {
-    HWY_DYNAMIC_DISPATCH(WarmStart)(&u, &normal, &rubbing);
+void warm_start_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing, bool still_b) {
+    HWY_DYNAMIC_DISPATCH(WarmStart)(&u, &normal, &rubbing, still_b);
 }
 
 void set_up_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing, bool locate, bool fresh, bool use_bias,
-                     float inv_h, float max_push) {
-    HWY_DYNAMIC_DISPATCH(SetUp)(&u, &normal, &rubbing, locate, fresh, use_bias, inv_h, max_push);
+                     float inv_h, float max_push, bool still_b) {
+    HWY_DYNAMIC_DISPATCH(SetUp)(&u, &normal, &rubbing, locate, fresh, use_bias, inv_h, max_push, still_b);
 }
 
-void finish_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing, float torsion_radius) {
-    HWY_DYNAMIC_DISPATCH(Finish)(&u, &normal, &rubbing, torsion_radius);
+void finish_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing, float torsion_radius, bool still_b) {
+    HWY_DYNAMIC_DISPATCH(Finish)(&u, &normal, &rubbing, torsion_radius, still_b);
 }
 
-void friction_in_lanes(FrictionLanes& s, bool use_bias) { HWY_DYNAMIC_DISPATCH(Friction)(&s, use_bias); }
+void friction_in_lanes(FrictionLanes& s, bool use_bias, bool still_b) {
+    HWY_DYNAMIC_DISPATCH(Friction)(&s, use_bias, still_b);
+}
 
-void normal_passes_in_lanes(NormalLanes& s, int passes, float tolerance) {
-    HWY_DYNAMIC_DISPATCH(NormalPasses)(&s, passes, tolerance);
+void normal_passes_in_lanes(NormalLanes& s, int passes, float tolerance, bool still_b) {
+    HWY_DYNAMIC_DISPATCH(NormalPasses)(&s, passes, tolerance, still_b);
 }
 }  // namespace tumble::detail
 #endif  // HWY_ONCE

@@ -747,23 +747,32 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             scratch.lone.resize(std::max<std::size_t>(lone, scratch.lone.size() + scratch.lone.size() / 4));
         batches = 0;
         lone = 0;
+        // Within a colour, the manifolds whose side B is still (a triangle, a resting body) fill the batches first,
+        // so that most of them are in batches whose every side B is still (LaneBatch::still_b): their passes leave
+        // side B out. A colour's manifolds share no body that moves, so the order they take in its batches changes
+        // no result.
         for (int c = 0; c < kSoftColours; ++c) {
             batch_begin[static_cast<std::size_t>(c)] = batches;
             lone_begin[static_cast<std::size_t>(c)] = lone;
+            const std::uint32_t first = colour_begin[static_cast<std::size_t>(c)];
+            const std::uint32_t last = colour_begin[static_cast<std::size_t>(c) + 1];
+            for (std::uint32_t k = first; k < last; ++k)
+                if (soft_manifold[k].kinematic != 0) scratch.lone[lone++] = k;
             int filled = kNormalLanes;
-            for (std::uint32_t k = colour_begin[static_cast<std::size_t>(c)];
-                 k < colour_begin[static_cast<std::size_t>(c) + 1]; ++k) {
-                if (soft_manifold[k].kinematic != 0) {
-                    scratch.lone[lone++] = k;
-                    continue;
+            for (int b_still = 1; b_still >= 0; --b_still) {
+                for (std::uint32_t k = first; k < last; ++k) {
+                    const SoftManifold& m = soft_manifold[k];
+                    if (m.kinematic != 0 || (m.b == kStillSide) != (b_still == 1)) continue;
+                    if (filled == kNormalLanes) {
+                        scratch.batches[batches].used = 0;
+                        scratch.batches[batches++].still_b = true;
+                        filled = 0;
+                    }
+                    LaneBatch& batch = scratch.batches[batches - 1];
+                    batch.place[batch.used++] = k;
+                    batch.still_b = batch.still_b && b_still == 1;
+                    ++filled;
                 }
-                if (filled == kNormalLanes) {
-                    scratch.batches[batches++].used = 0;
-                    filled = 0;
-                }
-                LaneBatch& batch = scratch.batches[batches - 1];
-                batch.place[batch.used++] = k;
-                ++filled;
             }
         }
         batch_begin[kSoftColours] = batches;
@@ -983,10 +992,11 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
         const bool locating = !use_bias, fresh = !use_bias || first_substep;
         auto run = [&](LaneBatch& batch) {
             load_sides(batch, !use_bias);  // the solve pass follows the warm start, which loaded the rest
-            set_up_in_lanes(batch.setup, batch.normal, batch.rubbing, locating, fresh, use_bias, inv_h, kContactSpeed);
-            normal_passes_in_lanes(batch.normal, passes, kBlockTolerance);
-            finish_in_lanes(batch.setup, batch.normal, batch.rubbing, kTorsionPatchRadius);
-            friction_in_lanes(batch.rubbing, use_bias);
+            set_up_in_lanes(batch.setup, batch.normal, batch.rubbing, locating, fresh, use_bias, inv_h, kContactSpeed,
+                            batch.still_b);
+            normal_passes_in_lanes(batch.normal, passes, kBlockTolerance, batch.still_b);
+            finish_in_lanes(batch.setup, batch.normal, batch.rubbing, kTorsionPatchRadius, batch.still_b);
+            friction_in_lanes(batch.rubbing, use_bias, batch.still_b);
             if (!use_bias)  // the relax pass sets the substep's last normal impulses (finish_normal)
                 for (int l = 0; l < batch.used; ++l)
                     for (int p = 0; p < batch.setup.count[l]; ++p) batch.total[p][l] += batch.normal.impulse[p][l];
@@ -1075,8 +1085,8 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
                     load_sides(batch, true);
                     if (step == 0)
                         set_up_in_lanes(batch.setup, batch.normal, batch.rubbing, true, false, true, inv_h,
-                                        kContactSpeed);
-                    warm_start_in_lanes(batch.setup, batch.normal, batch.rubbing);
+                                        kContactSpeed, batch.still_b);
+                    warm_start_in_lanes(batch.setup, batch.normal, batch.rubbing, batch.still_b);
                     store_sides(batch);
                 },
                 warm_start);

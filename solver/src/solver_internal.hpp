@@ -102,7 +102,9 @@ struct NormalLanes {
 // one-manifold loop in soft_step.cpp (`visit` in `solve_pass`), so that it gets that loop's bits whatever the other
 // lanes hold and whatever instruction set runs it (soft_lanes.cpp). A lane stops after the first pass in which no
 // point's impulse changed by more than `tolerance` times its effective mass (m/s).
-void normal_passes_in_lanes(NormalLanes& s, int passes, float tolerance);
+// `still_b` (here and in the four below): every lane's side B is still (own_b 0, inverse mass and inertia 0,
+// velocities +0), and what side B would compute is left out, with the same bits (soft_lanes.cpp).
+void normal_passes_in_lanes(NormalLanes& s, int passes, float tolerance, bool still_b = false);
 
 // The friction of the soft step's solve and relax passes (soft_step.cpp, `point_friction` in `solve_pass`) for up to
 // kNormalLanes manifolds at once, structure of arrays, after their normal impulses and torsional friction: lane l
@@ -176,7 +178,7 @@ inline void set_friction_point(FrictionLanes& s, int l, int p, const glm::vec3& 
 // order, of the one-manifold loop in soft_step.cpp (`point_friction`), so with its bits on every instruction set
 // (soft_lanes.cpp). `use_bias`: the solve pass (static friction's anchors pulled together at the bias rate) rather
 // than the relax pass.
-void friction_in_lanes(FrictionLanes& s, bool use_bias);
+void friction_in_lanes(FrictionLanes& s, bool use_bias, bool still_b = false);
 
 // The rest of a visit of the soft step's solve and relax passes (soft_step.cpp, `solve_pass`) for the lanes of a
 // NormalLanes and a FrictionLanes: what `set_up` (with `locate` in the relax pass) works out before the local passes,
@@ -202,18 +204,19 @@ struct SetUpLanes {
 // relax pass; `inv_h`: 1 / the substep (1/s). Out: normal.inv_masses, vn0, bias, gain, impulse_scale, ua, ub (points a
 // lane does not have: as clear_point leaves them).
 void set_up_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing, bool locate, bool fresh, bool use_bias,
-                     float inv_h, float max_push);
+                     float inv_h, float max_push, bool still_b = false);
 // `finish_normal` of every lane after its local passes, with the same bits: the lane's own sides' velocities (in
 // `rubbing`) take the passes' result (normal.pushed, dwa, dwb), rubbing.normal_impulse takes the normal impulses, and a
 // one-point contact with friction gets its torsional friction, at most friction times `torsion_radius` (metres) times
 // its normal impulse (u.twist in and out).
-void finish_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing, float torsion_radius);
+void finish_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing, float torsion_radius,
+                     bool still_b = false);
 
 // The warm start of the soft step (soft_step.cpp, step 2 of a substep) for the lanes of the three lane structures, with
 // the bits of the one-manifold code: each point's accumulated impulses (normal.impulse, rubbing.tangent_impulse along
 // rubbing.t1, t2) applied at its arms (rubbing.ra, rb) to the lane's own sides, whose velocities are in `rubbing`, and
 // a one-point contact's torsional impulse (u.twist) about the normal.
-void warm_start_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing);
+void warm_start_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing, bool still_b = false);
 
 // Eight manifolds of one colour of a coloured island, held in lane order for a whole step (soft_step.cpp): the three
 // lane structures, whose manifold and point entries carry over from pass to pass (the sides' entries are loaded from
@@ -226,6 +229,7 @@ struct LaneBatch {
     float total[4][kNormalLanes];
     std::uint32_t place[kNormalLanes], a[kNormalLanes], b[kNormalLanes];
     std::int32_t used;
+    bool still_b;  // every used lane's side B is still (the passes' still_b)
 };
 
 // The soft step's position pass for up to kMax bodies, one per lane, structure of arrays (soft_positions.cpp). In:
