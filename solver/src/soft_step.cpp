@@ -613,9 +613,11 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
         }
     });
 
-    // Lane l of `batch` loaded with manifold k (its manifold and point entries, and its sides' for a start; points it
-    // does not have: zeros, as clear_point and clear_friction leave them). Where its points are now (SoftNow) is found
-    // by the first warm start's locate in lanes, and I^-1 (r x n) by the first solve pass: their entries start at 0.
+    // Lane l of `batch` loaded with manifold k: its manifold and point entries, and a still side's entries (points it
+    // does not have: zeros, as clear_point and clear_friction leave them). Left as they are, because the first substep
+    // writes them before any pass reads them: an own side's entries (its velocities, inverse inertia, turn and motion:
+    // load_sides in the warm start), where the points are now (dx, ra, rb and s: the warm start's locate in lanes), and
+    // I^-1 (r x n) and the other entries the first solve pass sets up.
     auto load_lane = [&](LaneBatch& batch, int l, std::uint32_t k) {
         const SoftManifold& m = soft_manifold[k];
         const SoftBody& a = still_or_own(m.a);
@@ -625,7 +627,6 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
         SetUpLanes& setup = batch.setup;
         const Softness& soft = (a.inv_mass == 0.0f || b.inv_mass == 0.0f) ? static_soft : contact_soft;
         const SoftPoint* sp = soft_point + 4 * std::size_t{k};
-        const glm::vec3 zero(0.0f);
         batch.place[l] = k;
         batch.a[l] = m.a;
         batch.b[l] = m.b;
@@ -636,7 +637,18 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
         rubbing.own_b[l] = m.b != kStillSide ? 1.0f : 0.0f;
         rubbing.inv_mass_a[l] = a.inv_mass;
         rubbing.inv_mass_b[l] = b.inv_mass;
-        set_friction_frame(rubbing, l, m.t1, m.t2, zero, a.v, a.w, b.v, b.w, a.inv_inertia, b.inv_inertia, a.dr, b.dr);
+        for (int c = 0; c < 3; ++c) {
+            rubbing.t1[c][l] = m.t1[c];
+            rubbing.t2[c][l] = m.t2[c];
+        }
+        if (m.a == kStillSide) {
+            set_side(rubbing.va, rubbing.wa, rubbing.inv_inertia_a, rubbing.dra, l, a.v, a.w, a.inv_inertia, a.dr);
+            for (int c = 0; c < 3; ++c) setup.dpa[c][l] = a.dp[c];
+        }
+        if (m.b == kStillSide) {
+            set_side(rubbing.vb, rubbing.wb, rubbing.inv_inertia_b, rubbing.drb, l, b.v, b.w, b.inv_inertia, b.dr);
+            for (int c = 0; c < 3; ++c) setup.dpb[c][l] = b.dp[c];
+        }
         lanes.count[l] = m.count;
         lanes.inv_masses[l] = 0.0f;
         setup.count[l] = m.count;
@@ -646,8 +658,6 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
         for (int c = 0; c < 3; ++c) {
             setup.normal[c][l] = m.normal[c];
             setup.offset[c][l] = m.offset[c];
-            setup.dpa[c][l] = a.dp[c];
-            setup.dpb[c][l] = b.dp[c];
         }
         for (int p = 0; p < 4; ++p) {
             // Of a point's normal entries, vn0, bias, gain, impulse_scale, ua, ub, ia and ib are left as they are: the
@@ -659,16 +669,17 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             lanes.impulse[p][l] = has ? c.normal_impulse : 0.0f;
             lanes.approach[p][l] = has ? c.approach : 0.0f;
             lanes.met[p][l] = has && c.met ? 1.0f : 0.0f;
-            if (has) {
-                set_friction_point(rubbing, l, p, zero, zero, c.fa, c.fb,
-                                   glm::vec2(c.tangent_mass[0], c.tangent_mass[1]), c.tangent_impulse,
-                                   c.normal_impulse);
-            } else {
-                set_friction_point(rubbing, l, p, zero, zero, zero, zero, glm::vec2(0.0f), glm::vec2(0.0f), 0.0f);
+            rubbing.normal_impulse[p][l] = has ? c.normal_impulse : 0.0f;
+            for (int j = 0; j < 2; ++j) {
+                rubbing.tangent_mass[p][j][l] = has ? c.tangent_mass[j] : 0.0f;
+                rubbing.tangent_impulse[p][j][l] = has ? c.tangent_impulse[j] : 0.0f;
+            }
+            for (int i = 0; i < 3; ++i) {
+                rubbing.fa[p][i][l] = has ? c.fa[i] : 0.0f;
+                rubbing.fb[p][i][l] = has ? c.fb[i] : 0.0f;
             }
             batch.total[p][l] = has ? c.total_normal_impulse : 0.0f;
             setup.separation[p][l] = has ? c.separation : 0.0f;
-            setup.s[p][l] = 0.0f;
             for (int i = 0; i < 3; ++i) {
                 setup.arm_a[p][i][l] = has ? c.ra[i] : 0.0f;
                 setup.arm_b[p][i][l] = has ? c.rb[i] : 0.0f;
