@@ -189,8 +189,9 @@ struct ContactRecord {
 struct StepStats {
     std::size_t body_pairs = 0;      ///< candidate body pairs from the broadphase (awake bodies only)
     std::size_t triangle_pairs = 0;  ///< candidate body-triangle pairs from the mesh BVHs (awake bodies only)
-    /// Awake dynamic bodies whose triangle candidates were the triangles of their manifolds of the last step instead
-    /// of a query of the meshes: they moved less than WorldSettings::manifold_reuse_distance since their last query.
+    /// Awake dynamic bodies whose triangle candidates and pairs with resting bodies were those of their manifolds of
+    /// the last step instead of a query of the meshes and of the resting bodies: they moved less than
+    /// WorldSettings::manifold_reuse_distance since their last query (docs/architecture.md, "Kept mesh candidates").
     std::size_t kept_candidate_bodies = 0;
     std::size_t manifolds = 0;       ///< contact manifolds the solver worked with (speculative ones included)
     /// Of them, kept from the last step instead of found again (WorldSettings::manifold_reuse_distance).
