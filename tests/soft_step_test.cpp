@@ -668,6 +668,30 @@ CubeByAWall cube_by_a_wall(bool wall, bool sleep = false) {
     return out;
 }
 
+// A world restored from a snapshot of `w` steps as `w` does, its candidates (counted by `pairs`) included.
+void expect_restored_twin_steps_the_same(CubeByAWall& w, CubeByAWall twin, std::size_t tumble::StepStats::*pairs) {
+    twin.world.restore_state(w.world.save_state());
+    for (int n = 0; n < 5; ++n) {
+        w.world.step(kDt);
+        twin.world.step(kDt);
+        EXPECT_EQ(twin.world.stats().kept_candidate_bodies, w.world.stats().kept_candidate_bodies);
+        EXPECT_EQ(twin.world.stats().*pairs, w.world.stats().*pairs);
+        EXPECT_EQ(twin.world.body(twin.cube).position, w.world.body(w.cube).position);
+    }
+}
+
+// Set moving towards +x at 1 m/s (17 mm a step), the cube queries again (finding `found` candidates counted by
+// `pairs`), meets what stands with its face at x = `face` and stops at it.
+void expect_stops_at(CubeByAWall& w, float face, std::size_t tumble::StepStats::*pairs, std::size_t found) {
+    w.world.set_velocity(w.cube, {1.0f, 0.0f, 0.0f});
+    w.world.step(kDt);
+    EXPECT_EQ(w.world.stats().kept_candidate_bodies, 0u);
+    EXPECT_EQ(w.world.stats().*pairs, found);
+    for (int n = 0; n < 60; ++n) w.world.step(kDt);
+    EXPECT_LT(w.world.body(w.cube).position.x + 0.25f, face + 1e-3f);
+    EXPECT_GT(w.world.body(w.cube).position.x, 2.0f);
+}
+
 TEST(SoftStep, AStillBoxTakesItsTriangleCandidatesFromItsKeptManifolds) {
     // Resting, the cube's query finds both floor triangles and both wall triangles (4 candidates, 1 manifold). Once it
     // has moved less than the reuse distance since that query, its candidates are its one manifold's triangle.
@@ -697,24 +721,9 @@ TEST(SoftStep, AStillBoxTakesItsTriangleCandidatesFromItsKeptManifolds) {
 
     // A snapshot carries how far the cube moved since its query: a world restored from it steps the same, its
     // candidates included.
-    CubeByAWall twin = cube_by_a_wall(true);
-    twin.world.restore_state(by_wall.world.save_state());
-    for (int n = 0; n < 5; ++n) {
-        by_wall.world.step(kDt);
-        twin.world.step(kDt);
-        EXPECT_EQ(twin.world.stats().kept_candidate_bodies, by_wall.world.stats().kept_candidate_bodies);
-        EXPECT_EQ(twin.world.stats().triangle_pairs, by_wall.world.stats().triangle_pairs);
-        EXPECT_EQ(twin.world.body(twin.cube).position, by_wall.world.body(by_wall.cube).position);
-    }
-
-    // Set moving towards the wall at 1 m/s (17 mm a step), it queries again, meets the wall and stops at it.
-    by_wall.world.set_velocity(by_wall.cube, {1.0f, 0.0f, 0.0f});
-    by_wall.world.step(kDt);
-    EXPECT_EQ(by_wall.world.stats().kept_candidate_bodies, 0u);
-    EXPECT_EQ(by_wall.world.stats().triangle_pairs, 4u);
-    for (int n = 0; n < 60; ++n) by_wall.world.step(kDt);
-    EXPECT_LT(by_wall.world.body(by_wall.cube).position.x + 0.25f, 2.265f + 1e-3f);
-    EXPECT_GT(by_wall.world.body(by_wall.cube).position.x, 2.0f);
+    expect_restored_twin_steps_the_same(by_wall, cube_by_a_wall(true), &tumble::StepStats::triangle_pairs);
+    // Set moving towards the wall, it queries again (both floor and both wall triangles), meets the wall and stops.
+    expect_stops_at(by_wall, 2.265f, &tumble::StepStats::triangle_pairs, 4u);
 
     // A mesh added beside a still cube is queried at once: a wall 5 mm into its +x face pushes it back.
     for (int n = 0; n < 60; ++n) alone.world.step(kDt);
@@ -800,24 +809,9 @@ TEST(SoftStep, AStillBoxTakesItsPairsWithRestingBodiesFromItsKeptManifolds) {
     EXPECT_GE(queried, 1u);
 
     // A restored world steps the same, its pairs included (the carried pairs' slots are worked out from their keys).
-    CubeByAWall twin = cube_by_a_static_box(true);
-    twin.world.restore_state(by_box.world.save_state());
-    for (int n = 0; n < 5; ++n) {
-        by_box.world.step(kDt);
-        twin.world.step(kDt);
-        EXPECT_EQ(twin.world.stats().kept_candidate_bodies, by_box.world.stats().kept_candidate_bodies);
-        EXPECT_EQ(twin.world.stats().body_pairs, by_box.world.stats().body_pairs);
-        EXPECT_EQ(twin.world.body(twin.cube).position, by_box.world.body(by_box.cube).position);
-    }
-
-    // Set moving towards the box at 1 m/s, it queries again, meets the box and stops at it.
-    by_box.world.set_velocity(by_box.cube, {1.0f, 0.0f, 0.0f});
-    by_box.world.step(kDt);
-    EXPECT_EQ(by_box.world.stats().kept_candidate_bodies, 0u);
-    EXPECT_EQ(by_box.world.stats().body_pairs, 1u);
-    for (int n = 0; n < 60; ++n) by_box.world.step(kDt);
-    EXPECT_LT(by_box.world.body(by_box.cube).position.x + 0.25f, 2.28f + 1e-3f);
-    EXPECT_GT(by_box.world.body(by_box.cube).position.x, 2.0f);
+    expect_restored_twin_steps_the_same(by_box, cube_by_a_static_box(true), &tumble::StepStats::body_pairs);
+    // Set moving towards the box, it queries again, meets the box and stops at it.
+    expect_stops_at(by_box, 2.28f, &tumble::StepStats::body_pairs, 1u);
 
     // A static box created 5 mm into the +x face of a still cube is a candidate at once, and pushes it back.
     for (int n = 0; n < 60; ++n) alone.world.step(kDt);

@@ -692,35 +692,28 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
     // inverse inertias are loaded too; else only their velocities, which every other pass changes.
     // A still side (kStillSide) is skipped: load_lane gave it the entries of `still`, which the passes never change
     // (they move only own sides), so they are what loading it again would write.
+    auto load_side = [&](std::uint32_t ref, int l, bool moved, float(&v)[3][kNormalLanes], float(&w)[3][kNormalLanes],
+                         float(&inv_inertia)[9][kNormalLanes], float(&dr)[9][kNormalLanes],
+                         float(&dp)[3][kNormalLanes]) {
+        if (ref == kStillSide) return;
+        const SoftBody& own = soft_body[ref];
+        if (moved) {
+            set_side(v, w, inv_inertia, dr, l, own.v, own.w, own.inv_inertia, own.dr);
+            for (int c = 0; c < 3; ++c) dp[c][l] = own.dp[c];
+            return;
+        }
+        for (int c = 0; c < 3; ++c) {
+            v[c][l] = own.v[c];
+            w[c][l] = own.w[c];
+        }
+    };
     auto load_sides = [&](LaneBatch& batch, bool moved) {
         FrictionLanes& rubbing = batch.rubbing;
         for (int l = 0; l < batch.used; ++l) {
-            if (batch.a[l] != kStillSide) {
-                const SoftBody& a = soft_body[batch.a[l]];
-                if (moved) {
-                    set_side(rubbing.va, rubbing.wa, rubbing.inv_inertia_a, rubbing.dra, l, a.v, a.w, a.inv_inertia,
-                             a.dr);
-                    for (int c = 0; c < 3; ++c) batch.setup.dpa[c][l] = a.dp[c];
-                } else {
-                    for (int c = 0; c < 3; ++c) {
-                        rubbing.va[c][l] = a.v[c];
-                        rubbing.wa[c][l] = a.w[c];
-                    }
-                }
-            }
-            if (batch.b[l] != kStillSide) {
-                const SoftBody& b = soft_body[batch.b[l]];
-                if (moved) {
-                    set_side(rubbing.vb, rubbing.wb, rubbing.inv_inertia_b, rubbing.drb, l, b.v, b.w, b.inv_inertia,
-                             b.dr);
-                    for (int c = 0; c < 3; ++c) batch.setup.dpb[c][l] = b.dp[c];
-                } else {
-                    for (int c = 0; c < 3; ++c) {
-                        rubbing.vb[c][l] = b.v[c];
-                        rubbing.wb[c][l] = b.w[c];
-                    }
-                }
-            }
+            load_side(batch.a[l], l, moved, rubbing.va, rubbing.wa, rubbing.inv_inertia_a, rubbing.dra,
+                      batch.setup.dpa);
+            load_side(batch.b[l], l, moved, rubbing.vb, rubbing.wb, rubbing.inv_inertia_b, rubbing.drb,
+                      batch.setup.dpb);
         }
     };
     auto store_sides = [&](const LaneBatch& batch) {
