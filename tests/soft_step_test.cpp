@@ -680,6 +680,33 @@ void expect_restored_twin_steps_the_same(CubeByAWall& w, CubeByAWall twin, std::
     }
 }
 
+// Steps the cube at rest beside something beyond reach (`with`) and the same cube alone (`without`) 180 steps: the
+// floor's one manifold a step; `pairs` counts `queried` candidates in a step that queries and `kept` in one that keeps
+// its candidates (at least 150 steps keep them, at least one queries); and the thing beyond reach changes nothing,
+// bit for bit, whether it is a candidate or not.
+void expect_rests_as_alone(CubeByAWall& with, CubeByAWall& without, std::size_t tumble::StepStats::*pairs,
+                           std::size_t kept_pairs, std::size_t queried_pairs, const char* what) {
+    std::size_t queried = 0, kept = 0;
+    for (int n = 0; n < 180; ++n) {
+        with.world.step(kDt);
+        without.world.step(kDt);
+        const tumble::StepStats& st = with.world.stats();
+        ASSERT_EQ(st.manifolds, 1u) << "step " << n << ": the floor's only";
+        if (st.kept_candidate_bodies == 1) {
+            ++kept;
+            EXPECT_EQ(st.*pairs, kept_pairs) << "step " << n;
+        } else {
+            ++queried;
+            EXPECT_EQ(st.*pairs, queried_pairs) << "step " << n;
+        }
+        ASSERT_EQ(with.world.body(with.cube).position, without.world.body(without.cube).position) << "step " << n;
+        ASSERT_EQ(with.world.body(with.cube).orientation, without.world.body(without.cube).orientation);
+    }
+    std::printf("[ soft     ] a cube at rest by %s: %zu steps kept its candidates, %zu queried\n", what, kept, queried);
+    EXPECT_GE(kept, 150u);
+    EXPECT_GE(queried, 1u);
+}
+
 // Set moving towards +x at 1 m/s (17 mm a step), the cube queries again (finding `found` candidates counted by
 // `pairs`), meets what stands with its face at x = `face` and stops at it.
 void expect_stops_at(CubeByAWall& w, float face, std::size_t tumble::StepStats::*pairs, std::size_t found) {
@@ -697,26 +724,8 @@ TEST(SoftStep, AStillBoxTakesItsTriangleCandidatesFromItsKeptManifolds) {
     // has moved less than the reuse distance since that query, its candidates are its one manifold's triangle.
     CubeByAWall by_wall = cube_by_a_wall(true);
     CubeByAWall alone = cube_by_a_wall(false);
-    std::size_t queried = 0, kept = 0;
-    for (int n = 0; n < 180; ++n) {
-        by_wall.world.step(kDt);
-        alone.world.step(kDt);
-        const tumble::StepStats& st = by_wall.world.stats();
-        ASSERT_EQ(st.manifolds, 1u) << "step " << n;
-        if (st.kept_candidate_bodies == 1) {
-            ++kept;
-            EXPECT_EQ(st.triangle_pairs, 1u) << "step " << n;
-        } else {
-            ++queried;
-            EXPECT_EQ(st.triangle_pairs, 4u) << "step " << n;
-        }
-        // The wall beyond reach changes nothing, bit for bit, whether its triangles are candidates or not.
-        ASSERT_EQ(by_wall.world.body(by_wall.cube).position, alone.world.body(alone.cube).position) << "step " << n;
-        ASSERT_EQ(by_wall.world.body(by_wall.cube).orientation, alone.world.body(alone.cube).orientation);
-    }
-    std::printf("[ soft     ] a cube at rest by a wall: %zu steps kept its candidates, %zu queried\n", kept, queried);
-    EXPECT_GE(kept, 150u);
-    EXPECT_GE(queried, 1u);
+    expect_rests_as_alone(by_wall, alone, &tumble::StepStats::triangle_pairs, 1u, 4u, "a wall");
+    ASSERT_FALSE(HasFatalFailure());
     ASSERT_EQ(by_wall.world.stats().kept_candidate_bodies, 1u);
 
     // A snapshot carries how far the cube moved since its query: a world restored from it steps the same, its
@@ -787,26 +796,8 @@ TEST(SoftStep, AStillBoxTakesItsPairsWithRestingBodiesFromItsKeptManifolds) {
     // none.
     CubeByAWall by_box = cube_by_a_static_box(true);
     CubeByAWall alone = cube_by_a_static_box(false);
-    std::size_t queried = 0, kept = 0;
-    for (int n = 0; n < 180; ++n) {
-        by_box.world.step(kDt);
-        alone.world.step(kDt);
-        const tumble::StepStats& st = by_box.world.stats();
-        ASSERT_EQ(st.manifolds, 1u) << "step " << n << ": the floor's only";
-        if (st.kept_candidate_bodies == 1) {
-            ++kept;
-            EXPECT_EQ(st.body_pairs, 0u) << "step " << n;
-        } else {
-            ++queried;
-            EXPECT_EQ(st.body_pairs, 1u) << "step " << n;
-        }
-        // The box beyond reach changes nothing, bit for bit, whether it is a candidate or not.
-        ASSERT_EQ(by_box.world.body(by_box.cube).position, alone.world.body(alone.cube).position) << "step " << n;
-        ASSERT_EQ(by_box.world.body(by_box.cube).orientation, alone.world.body(alone.cube).orientation);
-    }
-    std::printf("[ soft     ] a cube at rest by a static box: %zu steps kept its pairs, %zu queried\n", kept, queried);
-    EXPECT_GE(kept, 150u);
-    EXPECT_GE(queried, 1u);
+    expect_rests_as_alone(by_box, alone, &tumble::StepStats::body_pairs, 0u, 1u, "a static box");
+    ASSERT_FALSE(HasFatalFailure());
 
     // A restored world steps the same, its pairs included (the carried pairs' slots are worked out from their keys).
     expect_restored_twin_steps_the_same(by_box, cube_by_a_static_box(true), &tumble::StepStats::body_pairs);
