@@ -258,7 +258,7 @@ void World::Impl::broadphase_stage() {
         return reuse > 0.0f && b.dynamic() && !b.sensor && b.candidate_drift + coast_of(k) + pushed(k) < reuse &&
                may_keep(k);
     };
-    scratch.mesh_queried.assign(n, 1);
+    scratch.candidates_queried.assign(n, 1);
     // Pairs with resting bodies: one query per awake body that is not still.
     in_waves(
         [&](StepContext::ChunkScratch& c, std::size_t begin, std::size_t end) {
@@ -267,7 +267,7 @@ void World::Impl::broadphase_stage() {
             for (std::size_t k = begin; k < end; ++k) {
                 const Body& b = state.bodies[state.awake[k]];
                 if (still(static_cast<std::uint32_t>(k), b)) {
-                    scratch.mesh_queried[k] = 0;
+                    scratch.candidates_queried[k] = 0;
                     continue;
                 }
                 c.proxies.clear();
@@ -275,7 +275,7 @@ void World::Impl::broadphase_stage() {
                 for (ProxyId p : c.proxies) {
                     const auto slot = static_cast<std::uint32_t>(state.resting.user_data(p));
                     TUMBLE_ASSERT(proxy_in_sync(slot) && !state.bodies[slot].awake && state.bodies[slot].proxy == p);
-                    if (state.bodies[slot].sensor) scratch.mesh_queried[k] = 2;
+                    if (state.bodies[slot].sensor) scratch.candidates_queried[k] = 2;
                     consider(state.awake[k], slot, c.candidates, c.sensors);
                 }
             }
@@ -287,7 +287,7 @@ void World::Impl::broadphase_stage() {
     // The still bodies' kept pairs with resting bodies: the cache's body pairs of a still body and a body that is
     // not awake, both still alive in their slots (the sort below puts them in order).
     std::uint32_t still_bodies = 0;
-    for (std::uint32_t k = 0; k < n; ++k) still_bodies += scratch.mesh_queried[k] == 0 ? 1 : 0;
+    for (std::uint32_t k = 0; k < n; ++k) still_bodies += scratch.candidates_queried[k] == 0 ? 1 : 0;
     if (still_bodies > 0) {
         TUMBLE_ASSERT(cache.pair_slots.size() == cache.pairs);
         auto is = [&](std::uint32_t slot, std::uint64_t sequence) {
@@ -295,7 +295,7 @@ void World::Impl::broadphase_stage() {
         };
         auto kept_by = [&](std::uint32_t slot) {
             return scratch.solver_stamp[slot] == scratch.stamp && scratch.solver_index[slot] < n &&
-                   scratch.mesh_queried[scratch.solver_index[slot]] == 0;
+                   scratch.candidates_queried[scratch.solver_index[slot]] == 0;
         };
         for (std::size_t i = 0; i < cache.pairs; ++i) {
             const SlotPair& p = cache.pair_slots[i];
@@ -351,7 +351,7 @@ void World::Impl::broadphase_stage() {
             for (std::size_t k = begin; k < end; ++k) {
                 const Body& b = state.bodies[state.awake[k]];
                 if (!b.dynamic() || b.sensor) continue;
-                if (scratch.mesh_queried[k] == 0) {
+                if (scratch.candidates_queried[k] == 0) {
                     keep_candidates(static_cast<std::uint32_t>(k), b, c.triangles);
                     continue;
                 }
@@ -817,8 +817,8 @@ void World::Impl::cache_contacts() {
                 scratch.body_distance[k] = solved_turn(i);
                 if (k >= scratch.awake_count) continue;
                 Body& b = state.bodies[scratch.solver_slot[k]];
-                const float since = scratch.mesh_queried[k] == 0 ? b.candidate_drift : 0.0f;
-                b.candidate_drift = scratch.mesh_queried[k] == 2
+                const float since = scratch.candidates_queried[k] == 0 ? b.candidate_drift : 0.0f;
+                b.candidate_drift = scratch.candidates_queried[k] == 2
                                         ? std::numeric_limits<float>::infinity()  // found a sensor: query again
                                         : since + glm::length(solved_displacement(i)) + scratch.body_distance[k];
             }

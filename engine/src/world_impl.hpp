@@ -262,7 +262,7 @@ struct World::Impl {
         // Per awake body: 0 if it kept its candidates (triangles and resting pairs) from the last step, 1 if it
         // queried the meshes and the resting octree, 2 if that query found a sensor (sensor pairs are not kept, so it
         // queries again in the next step).
-        std::vector<std::uint8_t> mesh_queried;
+        std::vector<std::uint8_t> candidates_queried;
         std::vector<ContactManifold> wave_manifolds;  // narrowphase: per candidate of a wave, its manifold if found
         std::vector<ContactSides> wave_sides;         // ... and its reference face (XPBD only)
         std::vector<std::uint8_t> candidate_found;    // ... and whether it has one (2: kept from the last step)
