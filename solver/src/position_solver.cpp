@@ -382,22 +382,25 @@ void PositionSolver::solve_xpbd(std::span<SolverBody> bodies, std::span<ContactM
 
     build_islands(bodies, manifolds);
     schedule_islands(parallel.threads());
-    // Each work unit runs its islands one after another in scratch of its own, sized here for its largest island:
-    // the per-manifold and per-body scratch is held for what runs at once, not for every manifold and body of the step.
-    const std::size_t units = unit_begin_.size() - 1;
-    if (unit_scratch_.size() < units) unit_scratch_.resize(units);
-    for (std::size_t u = 0; u < units; ++u) {
-        std::size_t most_manifolds = 0, most_bodies = 0;
-        for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o) {
-            const std::uint32_t island = island_order_[o];
-            most_manifolds =
-                std::max<std::size_t>(most_manifolds, manifold_begin_[island + 1] - manifold_begin_[island]);
-            most_bodies = std::max<std::size_t>(most_bodies, body_begin_[island + 1] - body_begin_[island]);
-        }
-        unit_scratch_[u].reserve(most_manifolds, most_bodies);
+    // Each slot (thread) runs its islands one after another in scratch of its own, sized here for the largest island
+    // it may take: the per-manifold and per-body scratch is held for what runs at once, not for every manifold and
+    // body of the step. Slot 0 runs unit 0, which holds the largest islands, and may take any later unit; the other
+    // slots take only later units.
+    const std::size_t slots = island_slots(parallel);
+    if (slot_scratch_.size() < slots) slot_scratch_.resize(slots);
+    std::size_t first_manifolds = 0, first_bodies = 0, later_manifolds = 0, later_bodies = 0;
+    for (std::uint32_t o = 0; o < island_order_.size(); ++o) {  // island_order_ not empty: unit 0 exists
+        const std::uint32_t island = island_order_[o];
+        const bool first = o < unit_begin_[1];
+        std::size_t& most_manifolds = first ? first_manifolds : later_manifolds;
+        std::size_t& most_bodies = first ? first_bodies : later_bodies;
+        most_manifolds = std::max<std::size_t>(most_manifolds, manifold_begin_[island + 1] - manifold_begin_[island]);
+        most_bodies = std::max<std::size_t>(most_bodies, body_begin_[island + 1] - body_begin_[island]);
     }
-    for_each_island(parallel, [&](std::uint32_t island, std::size_t unit) {
-        run_island(island, unit_scratch_[unit], bodies, manifolds, sides, gravity, dt, settings);
+    slot_scratch_[0].reserve(std::max(first_manifolds, later_manifolds), std::max(first_bodies, later_bodies));
+    for (std::size_t s = 1; s < slots; ++s) slot_scratch_[s].reserve(later_manifolds, later_bodies);
+    for_each_island(parallel, [&](std::uint32_t island, std::size_t slot) {
+        run_island(island, slot_scratch_[slot], bodies, manifolds, sides, gravity, dt, settings);
     });
 }
 

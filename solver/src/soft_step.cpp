@@ -83,11 +83,11 @@ constexpr std::size_t kColourGrain = 256;
 // Most work (bodies plus four per manifold) of a group of small islands run as one (group_islands): enough manifolds
 // of each colour to fill some of the SIMD lanes and bodies for the position pass's, and well under the share of a
 // thread that schedule_islands packs into a unit. 1e4 boxes in the medium level (steps 60-300), two threads: 16.2 ms a
-// step at 256, 15.7-15.9 at 1,024, 16.1-16.2 at 4,096 (the same bits: an island's colours do not depend on its group).
-// 1,024 was not kept for memory: each work unit's scratch holds lane batches for its largest group (9 kB per 8
-// manifolds), and a resting floor of 11,000 boxes had 4 units more than one of 1,000, 1,832 bytes a body against the
-// 1.5 kB budget (1,439 at 256; Memory.BytesPerBody).
-constexpr std::uint32_t kSoftGroupWork = 256;
+// step at 256, 15.7-15.9 at 1,024, 16.1-16.2 at 4,096 (the same bits: an island's colours do not depend on its group);
+// with the scratch held per thread (for_each_island's slots), the solve stage took 8.7-8.9 ms at 1,024 against
+// 10.0-10.2 at 256. Each slot's scratch holds lane batches for the largest group (9 kB per 8 manifolds, about 0.6 MB at
+// 1,024), a cost per thread, not per body.
+constexpr std::uint32_t kSoftGroupWork = 1024;
 
 // A soft constraint stepped implicitly over h (Catto, "Solver2D"): the velocity bias per metre of penetration, the
 // scale of the effective mass, and the share of the accumulated impulse that relaxes each iteration.
@@ -252,31 +252,32 @@ void PositionSolver::solve_soft(std::span<SolverBody> bodies, std::span<ContactM
         const std::uint32_t island = group_begin_[item];
         return group_begin_[item + 1] == island + 1 && (large(island) || huge(island));
     };
-    // Each work unit's scratch, sized for its largest item (the first unit's also for the large islands), and for
-    // at least the largest group that group_islands can make: which islands make up a group shifts from step to
-    // step as any island before it changes, and a unit's scratch should not grow each time.
-    const std::size_t units = unit_begin_.size() - 1;
-    if (soft_unit_scratch_.size() < std::max<std::size_t>(units, 1))
-        soft_unit_scratch_.resize(std::max<std::size_t>(units, 1));
-    for (std::size_t u = 0; u < units; ++u) {
-        std::size_t most_manifolds = kSoftGroupWork / 4, most_bodies = kSoftGroupWork;
-        bool colours = false;
-        for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o) {
-            const std::uint32_t first = group_begin_[island_order_[o]], last = group_begin_[island_order_[o] + 1];
-            most_manifolds = std::max<std::size_t>(most_manifolds, manifold_begin_[last] - manifold_begin_[first]);
-            most_bodies = std::max<std::size_t>(most_bodies, body_begin_[last] - body_begin_[first]);
-            colours = colours || spread(island_order_[o]);
-        }
-        soft_unit_scratch_[colours ? 0 : u].reserve(most_manifolds, most_bodies, true);
+    // Each slot's (thread's) scratch, sized for the largest item any slot may take (the first slot's also for the
+    // large islands), and for at least the largest group that group_islands can make: which islands make up a group
+    // shifts from step to step as any island before it changes, and the scratch should not grow each time.
+    std::size_t most_manifolds = kSoftGroupWork / 4, most_bodies = kSoftGroupWork;
+    std::size_t spread_manifolds = 0, spread_bodies = 0;
+    for (std::uint32_t item = 0; item + 1 < group_begin_.size(); ++item) {
+        const std::uint32_t first = group_begin_[item], last = group_begin_[item + 1];
+        const std::size_t m = manifold_begin_[last] - manifold_begin_[first],
+                          b = body_begin_[last] - body_begin_[first];
+        std::size_t& mm = spread(item) ? spread_manifolds : most_manifolds;
+        std::size_t& mb = spread(item) ? spread_bodies : most_bodies;
+        mm = std::max(mm, m);
+        mb = std::max(mb, b);
     }
-    for_each_island(parallel, [&](std::uint32_t item, std::size_t unit) {
+    const std::size_t slots = island_slots(parallel);
+    if (soft_slot_scratch_.size() < slots) soft_slot_scratch_.resize(slots);
+    for (std::size_t s = 0; s < slots; ++s) soft_slot_scratch_[s].reserve(most_manifolds, most_bodies, true);
+    soft_slot_scratch_[0].reserve(spread_manifolds, spread_bodies, true);
+    for_each_island(parallel, [&](std::uint32_t item, std::size_t slot) {
         if (!spread(item))
-            run_island_soft(item, soft_unit_scratch_[unit], bodies, manifolds, warm, gravity, dt, settings, serial(),
+            run_island_soft(item, soft_slot_scratch_[slot], bodies, manifolds, warm, gravity, dt, settings, serial(),
                             SoftMode::coloured);
     });
     for (std::uint32_t item : island_order_)
         if (spread(item))
-            run_island_soft(item, soft_unit_scratch_[0], bodies, manifolds, warm, gravity, dt, settings, parallel,
+            run_island_soft(item, soft_slot_scratch_[0], bodies, manifolds, warm, gravity, dt, settings, parallel,
                             large(group_begin_[item]) ? SoftMode::coloured : SoftMode::blocked);
 }
 

@@ -30,7 +30,9 @@
 /// and angular momentum. Two bodies of equal mass that do not rotate (fixed rotation) therefore each move half the
 /// depth, the translation-only response of a plain separating-axis test.
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <type_traits>
@@ -345,8 +347,8 @@ private:
         float twist;  // a one-point contact's accumulated torsional friction impulse (N m s) about the normal
     };
     // The soft step's scratch of one island, by the manifold's place k in the island (points 4 k + p) and the dynamic
-    // body's place in the island (body_local_). As for XPBD, a work unit keeps one for its islands; the large islands,
-    // which run one at a time on all threads, use the first unit's.
+    // body's place in the island (body_local_). As for XPBD, each slot of for_each_island (a thread) keeps one for the
+    // islands it runs; the large islands, which run one at a time on all threads, use the first slot's.
     struct SoftScratch {
         std::vector<SoftBody> bodies;            // per dynamic body
         std::vector<glm::quat> start_q;          // per dynamic body: orientation at the start of the step
@@ -365,7 +367,7 @@ private:
     // How an island's (or group's) passes run: colour by colour (colour_island; on all threads for a large island, on
     // one for the others), or block colour by block colour (block_island).
     enum class SoftMode : std::uint8_t { coloured, blocked };
-    std::vector<SoftScratch> soft_unit_scratch_;  // per work unit
+    std::vector<SoftScratch> soft_slot_scratch_;  // per slot of for_each_island (thread)
     void run_island_soft(std::uint32_t item, SoftScratch& scratch, std::span<SolverBody> bodies,
                          std::span<ContactManifold> manifolds, std::span<ContactWarmStart> warm,
                          const glm::vec3& gravity, float dt, const SolverSettings& settings, Parallel& parallel,
@@ -388,21 +390,26 @@ private:
                       std::span<const ContactManifold> manifolds, std::array<std::uint32_t, kSoftColours + 2>& begin);
 
     void build_islands(std::span<const SolverBody> bodies, std::span<const ContactManifold> manifolds);
-    // Runs `run(item)`, or `run(item, unit)`, for every work item of schedule_islands (an island of the last
-    // build_islands, or a group of them after group_islands), in its work units, on `parallel`. A unit's items run one
-    // after another on one thread.
+    // Runs `run(item, slot)` for every work item of schedule_islands (an island of the last build_islands, or a group
+    // of them after group_islands), on `parallel`. A unit's items run one after another on one thread. Slot s, of
+    // island_slots(parallel) slots that run at once, takes unit s first (so unit 0, which holds the largest item,
+    // runs in slot 0) and then the next unit not yet taken, as it frees up; a slot's scratch serves whatever units it
+    // takes, so scratch is held per thread, not per unit. Which slot runs the other units depends on timing: `run`
+    // must give the same results whatever scratch it is handed.
     template <class Run>
     void for_each_island(Parallel& parallel, Run&& run) {
         const std::size_t units = unit_begin_.empty() ? 0 : unit_begin_.size() - 1;
-        parallel.for_each_chunk(units, 1, [&](std::size_t first, std::size_t last) {
-            for (std::size_t u = first; u < last; ++u)
-                for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o) {
-                    if constexpr (std::is_invocable_v<Run&, std::uint32_t, std::size_t>)
-                        run(island_order_[o], u);
-                    else
-                        run(island_order_[o]);
-                }
+        const std::size_t slots = island_slots(parallel);
+        std::atomic<std::size_t> next{slots};
+        parallel.for_each_chunk(slots, 1, [&](std::size_t slot, std::size_t) {
+            for (std::size_t u = slot; u < units; u = next.fetch_add(1, std::memory_order_relaxed))
+                for (std::uint32_t o = unit_begin_[u]; o < unit_begin_[u + 1]; ++o) run(island_order_[o], slot);
         });
+    }
+    // How many slots for_each_island runs the units in (at least 1): one per thread, or per unit if fewer.
+    std::size_t island_slots(const Parallel& parallel) const {
+        const std::size_t units = unit_begin_.empty() ? 0 : unit_begin_.size() - 1;
+        return std::max<std::size_t>(1, std::min(units, static_cast<std::size_t>(std::max(parallel.threads(), 1))));
     }
     // Work items of several islands each (soft step): consecutive islands, by index, up to `most_work` (bodies plus
     // four per manifold) a group, except that an island for which alone(i) holds is a group of its own. A group's
@@ -412,8 +419,9 @@ private:
     void group_islands(std::uint32_t most_work, FunctionRef<bool(std::uint32_t)> alone);
     // Orders the work items (groups of islands, group_begin_; one island each unless group_islands ran) into units.
     void schedule_islands(int threads);
-    // XPBD's per-manifold scratch of one island, by the manifold's place k in the island (points 4 k + p). A work
-    // unit keeps one and reuses it for its islands, so it is sized for the unit's largest island, not the step.
+    // XPBD's per-manifold scratch of one island, by the manifold's place k in the island (points 4 k + p). Each
+    // slot of for_each_island (a thread) keeps one and reuses it for its islands, so it is sized for the step's
+    // largest island, not for every island of the step.
     struct IslandScratch {
         std::vector<Point> points;          // per point: this substep's state
         std::vector<std::uint8_t> engaged;  // per point: acting in this step (see ContactSides)
@@ -436,7 +444,7 @@ private:
         std::vector<std::uint8_t> pseudo_any;    // moved by a split impulse in this substep
         void reserve(std::size_t manifolds, std::size_t bodies);  // room for an island of this size
     };
-    std::vector<IslandScratch> unit_scratch_;  // per work unit
+    std::vector<IslandScratch> slot_scratch_;  // per slot of for_each_island (thread)
     void run_island(std::uint32_t island, IslandScratch& scratch, std::span<SolverBody> bodies,
                     std::span<ContactManifold> manifolds, std::span<const ContactSides> sides, const glm::vec3& gravity,
                     float dt, const SolverSettings& settings);
