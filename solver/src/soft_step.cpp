@@ -1084,10 +1084,12 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
         if (mode == SoftMode::coloured) {
             // In lanes (warm_start_in_lanes, with the bits of the code above); in the first substep the points are
             // located first (set_up_in_lanes locating, as `locate`; the rest of what it works out is not used).
+            // After the first substep only the velocities are loaded: the bodies have not moved since the last relax
+            // pass loaded this batch's turns, displacements and inverse inertias (only the position pass moves them).
             each_batch(
                 t0,
                 [&](LaneBatch& batch) {
-                    load_sides(batch, true);
+                    load_sides(batch, step == 0);
                     if (step == 0)
                         set_up_in_lanes(batch.setup, batch.normal, batch.rubbing, true, false, true, inv_h,
                                         kContactSpeed, batch.still_b);
