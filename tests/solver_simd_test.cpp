@@ -9,6 +9,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -81,6 +82,17 @@ std::vector<M> with_still_b(std::vector<M> cases) {
 // Boxes as the engine makes them, and the cases at the edges of the scalar code's branches: no turn possible (zero
 // inverse moments: the pass leaves the orientation alone), no spin (w = 0: rotate_substep's early return), one axis
 // that cannot turn, a huge inverse moment (above kMaxInverseMoment), fast spin and a quaternion a little off unit.
+// The cases, then the same cases in order of their point count: the soft step fills its lane batches by point count,
+// so that most batches hold manifolds of one count and the passes in lanes stop at the batch's largest count; the
+// first copy mixes counts within a batch (1, 2, 3, 4, 1, ...), the second gives batches of 1-3 points only.
+template <class M>
+std::vector<M> and_by_count(std::vector<M> cases) {
+    std::vector<M> sorted = cases;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const M& x, const M& y) { return x.count < y.count; });
+    cases.insert(cases.end(), sorted.begin(), sorted.end());
+    return cases;
+}
+
 std::vector<Body> cases() {
     std::mt19937 rng(20261128);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f), size(0.01f, 2.0f), mass(0.1f, 50.0f);
@@ -285,7 +297,7 @@ std::vector<Manifold> manifolds() {
             }
         out.push_back(m);
     }
-    return out;
+    return and_by_count(std::move(out));
 }
 
 void set_lane(NormalLanes& s, int l, const Manifold& m) {
@@ -456,7 +468,7 @@ std::vector<Rubbing> rubbings() {
         }
         out.push_back(m);
     }
-    return out;
+    return and_by_count(std::move(out));
 }
 
 void set_lane(FrictionLanes& s, int l, const Rubbing& m) {
@@ -652,7 +664,7 @@ std::vector<Visit> visits() {
         m.dwb = vec(spin < 1e-3f ? 1e-5f : 0.5f);
         out.push_back(m);
     }
-    return out;
+    return and_by_count(std::move(out));
 }
 
 // Lane l of the three lane structures holding `m` (the entries soft_step.cpp's `load_lane` fills; points `m` does not

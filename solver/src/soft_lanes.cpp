@@ -61,9 +61,12 @@ HWY_INLINE void PassesAt(Lanes& s, std::size_t base, int passes, float tolerance
     V still_db[4];
     if constexpr (kStillB)
         for (int p = 0; p < 4; ++p) still_db[p] = b_term(p);
+    // Points that no lane has change nothing (`on` is false in every lane): the passes stop at the largest count.
+    int points = 0;
+    while (points < 4 && !hn::AllFalse(d, has[points])) ++points;
     for (int pass = 0; pass < passes && !hn::AllFalse(d, active); ++pass) {
         V largest = zero;
-        for (int p = 0; p < 4; ++p) {
+        for (int p = 0; p < points; ++p) {
             const M on = hn::And(active, has[p]);
             V db;
             if constexpr (kStillB)
@@ -280,6 +283,8 @@ HWY_INLINE void SetUpAt(SetUpLanes& u, NormalLanes& nl, FrictionLanes& f, std::s
     const V inv_step = hn::Set(d, inv_h), most = hn::Set(d, -max_push);
     for (int p = 0; p < 4; ++p) {
         const M has = hn::Lt(hn::Set(d, static_cast<float>(p)), count);
+        // A point that no lane has is read by no pass (each stops at the largest count), so it is not set up.
+        if (hn::AllFalse(d, has)) break;
         Vec3 ra, rb;
         V sep;
         if (locate) {

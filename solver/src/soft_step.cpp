@@ -754,8 +754,9 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
         lone = 0;
         // Within a colour, the manifolds whose side B is still (a triangle, a resting body) fill the batches first,
         // so that most of them are in batches whose every side B is still (LaneBatch::still_b): their passes leave
-        // side B out. A colour's manifolds share no body that moves, so the order they take in its batches changes
-        // no result.
+        // side B out. Within each of those two parts they go by point count, fewest first, so that a batch's lanes
+        // mostly have as many points as each other: the passes in lanes stop at the batch's largest count. A colour's
+        // manifolds share no body that moves, so the order they take in its batches changes no result.
         for (int c = 0; c < kSoftColours; ++c) {
             batch_begin[static_cast<std::size_t>(c)] = batches;
             lone_begin[static_cast<std::size_t>(c)] = lone;
@@ -764,10 +765,12 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             for (std::uint32_t k = first; k < last; ++k)
                 if (soft_manifold[k].kinematic != 0) scratch.lone[lone++] = k;
             int filled = kNormalLanes;
-            for (int b_still = 1; b_still >= 0; --b_still) {
+            for (int part = 0; part < 10; ++part) {  // side B still with 0 .. 4 points, then side B moving
+                const bool b_still = part < 5;
+                const int points = part % 5;
                 for (std::uint32_t k = first; k < last; ++k) {
                     const SoftManifold& m = soft_manifold[k];
-                    if (m.kinematic != 0 || (m.b == kStillSide) != (b_still == 1)) continue;
+                    if (m.kinematic != 0 || (m.b == kStillSide) != b_still || m.count != points) continue;
                     if (filled == kNormalLanes) {
                         scratch.batches[batches].used = 0;
                         scratch.batches[batches++].still_b = true;
@@ -775,7 +778,7 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
                     }
                     LaneBatch& batch = scratch.batches[batches - 1];
                     batch.place[batch.used++] = k;
-                    batch.still_b = batch.still_b && b_still == 1;
+                    batch.still_b = batch.still_b && b_still;
                     ++filled;
                 }
             }
