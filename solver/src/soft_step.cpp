@@ -764,23 +764,29 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             const std::uint32_t last = colour_begin[static_cast<std::size_t>(c) + 1];
             for (std::uint32_t k = first; k < last; ++k)
                 if (soft_manifold[k].kinematic != 0) scratch.lone[lone++] = k;
-            int filled = kNormalLanes;
-            for (int part = 0; part < 10; ++part) {  // side B still with 0 .. 4 points, then side B moving
-                const bool b_still = part < 5;
-                const int points = part % 5;
-                for (std::uint32_t k = first; k < last; ++k) {
-                    const SoftManifold& m = soft_manifold[k];
-                    if (m.kinematic != 0 || (m.b == kStillSide) != b_still || m.count != points) continue;
-                    if (filled == kNormalLanes) {
-                        scratch.batches[batches].used = 0;
-                        scratch.batches[batches++].still_b = true;
-                        filled = 0;
-                    }
-                    LaneBatch& batch = scratch.batches[batches - 1];
-                    batch.place[batch.used++] = k;
-                    batch.still_b = batch.still_b && b_still;
-                    ++filled;
+            // The parts, side B still with 0 .. 4 points and then side B moving with 0 .. 4, by a counting sort into
+            // scratch.coloured (free once colour_island has put the manifolds in colour order).
+            auto part_of = [&](const SoftManifold& m) {
+                return (m.b == kStillSide ? 0 : 5) + std::min<int>(m.count, 4);
+            };
+            std::array<std::uint32_t, 11> part_at{};
+            for (std::uint32_t k = first; k < last; ++k)
+                if (soft_manifold[k].kinematic == 0) ++part_at[static_cast<std::size_t>(part_of(soft_manifold[k])) + 1];
+            for (std::size_t q = 1; q < part_at.size(); ++q) part_at[q] += part_at[q - 1];
+            const std::uint32_t in_lanes = part_at.back();
+            std::uint32_t* const order = scratch.coloured.data() + first;
+            for (std::uint32_t k = first; k < last; ++k)
+                if (soft_manifold[k].kinematic == 0)
+                    order[part_at[static_cast<std::size_t>(part_of(soft_manifold[k]))]++] = k;
+            for (std::uint32_t j = 0; j < in_lanes; ++j) {
+                const std::uint32_t k = order[j];
+                if (j % kNormalLanes == 0) {
+                    scratch.batches[batches].used = 0;
+                    scratch.batches[batches++].still_b = true;
                 }
+                LaneBatch& batch = scratch.batches[batches - 1];
+                batch.place[batch.used++] = k;
+                batch.still_b = batch.still_b && soft_manifold[k].b == kStillSide;
             }
         }
         batch_begin[kSoftColours] = batches;
