@@ -1011,9 +1011,12 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             normal_passes_in_lanes(batch.normal, passes, kBlockTolerance, batch.still_b);
             finish_in_lanes(batch.setup, batch.normal, batch.rubbing, kTorsionPatchRadius, batch.still_b);
             friction_in_lanes(batch.rubbing, use_bias, batch.still_b);
-            if (!use_bias)  // the relax pass sets the substep's last normal impulses (finish_normal)
-                for (int l = 0; l < batch.used; ++l)
-                    for (int p = 0; p < batch.setup.count[l]; ++p) batch.total[p][l] += batch.normal.impulse[p][l];
+            // The relax pass sets the substep's last normal impulses (finish_normal). Over every lane and point, as
+            // whole rows: a point a lane does not have, and an idle lane, hold an impulse of +0 (load_lane, clear_lane;
+            // the passes leave it) and add it to a total that nothing reads.
+            if (!use_bias)
+                for (int p = 0; p < 4; ++p)
+                    for (int l = 0; l < kNormalLanes; ++l) batch.total[p][l] += batch.normal.impulse[p][l];
             store_sides(batch);
         };
         each_batch(t, run, visit);
