@@ -35,7 +35,6 @@
 #include <atomic>
 #include <cstdint>
 #include <span>
-#include <type_traits>
 #include <vector>
 
 #include <glm/glm.hpp>
