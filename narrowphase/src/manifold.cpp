@@ -16,7 +16,9 @@
 #include <tumble/narrowphase/manifold.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "sat_core.hpp"
@@ -66,10 +68,10 @@ struct Poly {
     }
 };
 
-// Half-space dot(n, x) <= d.
+// Half-space dot(n, x) <= d. Left uninitialised like PolyVertex: whoever makes a plane sets both fields.
 struct Plane {
-    dvec3 n{0.0};
-    double d = 0.0;
+    dvec3 n;
+    double d;
 };
 
 // Signed distance of p from the plane (in units of |pl.n|), snapped to 0 within `eps`: a vertex that lies on the
@@ -79,11 +81,11 @@ double plane_distance(const Plane& pl, const dvec3& p, double eps) {
     return std::abs(d) <= eps ? 0.0 : d;
 }
 
-// Sutherland-Hodgman: the part of polygon `in` inside plane `pl` (Ericson 8.3.4). A vertex on the plane is kept and
-// an intersection is made only where an edge strictly crosses, so no point is emitted twice. Returns false, leaving
-// `out` alone, when no vertex lies outside the plane: the part inside is `in` itself.
-bool clip(const Poly& in, const Plane& pl, unsigned bit, int inc_face, double eps, Poly& out) {
-    const double tol = eps * std::sqrt(glm::dot(pl.n, pl.n));
+// Sutherland-Hodgman: the part of polygon `in` inside plane `pl`, whose normal is `length` long (Ericson 8.3.4). A
+// vertex on the plane is kept and an intersection is made only where an edge strictly crosses, so no point is emitted
+// twice. Returns false, leaving `out` alone, when no vertex lies outside the plane: the part inside is `in` itself.
+bool clip(const Poly& in, const Plane& pl, double length, unsigned bit, int inc_face, double eps, Poly& out) {
+    const double tol = eps * length;
     double distance[kMaxPoly];
     bool outside = false;
     for (int k = 0; k < in.n; ++k) {
@@ -160,54 +162,78 @@ Poly triangle_polygon(const dvec3 v[3]) {
     return poly;
 }
 
+// Reference feature of a point lying on the side planes in `mask` (bit k: side plane k) of a box face (axis `axis`,
+// side `positive`), whose plane 2m is the - face of axis (axis + 1 + m) % 3 and plane 2m + 1 its + face: the face
+// itself, the edge of the one side plane, or the corner of two. Both planes of one zero-width slab are one place.
+constexpr int box_reference_feature(int axis, bool positive, unsigned mask) {
+    int corner = (positive ? 1 : 0) << axis;
+    int first_q = -1, along = -1;  // for an edge: the side axis it lies on and the axis it runs along
+    int used = 0;
+    for (int k = 0; k < 4; ++k) {
+        if (!(mask & (1u << k))) continue;
+        const int q = (axis + 1 + k / 2) % 3;
+        if (q == first_q) continue;
+        corner |= (k & 1) << q;
+        first_q = q;
+        along = 3 - axis - q;
+        if (++used == 2) break;
+    }
+    if (used == 0) return box_face_feature(axis, positive);
+    if (used == 1) return box_edge_feature(along, corner);
+    return box_corner_feature(corner);
+}
+
+// The same for a triangle face, whose side plane j holds edge j: the face, an edge, or the vertex where two meet.
+constexpr int triangle_reference_feature(unsigned mask) {
+    if (mask == 0) return kTriangleFaceFeature;
+    int first = -1, second = -1;
+    for (int j = 0; j < 3; ++j)
+        if (mask & (1u << j)) (first < 0 ? first : second) = j;
+    if (second < 0) return triangle_edge_feature(first);
+    // Edges j and j + 1 meet at vertex j + 1; edges 0 and 2 meet at vertex 0.
+    return triangle_vertex_feature(second == first + 1 ? second : 0);
+}
+
+// Every mask's reference feature, looked up per clipped point: [face][mask] for the six box faces (2 axis + side)
+// and, in row 6, the triangle's face (masks of three planes).
+using FeatureRow = std::array<std::uint8_t, 16>;
+constexpr std::array<FeatureRow, 7> kReferenceFeatures = [] {
+    std::array<FeatureRow, 7> t{};
+    for (unsigned mask = 0; mask < 16; ++mask) {
+        for (int face = 0; face < 6; ++face)
+            t[static_cast<std::size_t>(face)][mask] =
+                static_cast<std::uint8_t>(box_reference_feature(face / 2, face % 2 == 1, mask));
+        t[6][mask] = static_cast<std::uint8_t>(triangle_reference_feature(mask & 7u));
+    }
+    return t;
+}();
+
 // The reference face and what a point's side-plane set means on it.
 struct Reference {
-    Plane side[4];
+    Plane side[4];          // the first `sides` are set
+    double side_length[4];  // |side[k].n|, of the first `sides`
     int sides = 0;
     dvec3 nr{0.0};     // unit outward normal of the reference face, towards the incident shape
     double top = 0.0;  // the face's plane is dot(nr, x) = top; a point's depth is top - dot(nr, x)
     bool is_a = true;  // the reference face belongs to A (the first box)
-    bool triangle = false;
-    int axis = 0;      // box reference: the face's axis and side
-    bool positive = true;
+    bool box = false;  // a box face: side planes 2m and 2m + 1 are the two faces of one slab (box_reference)
+    bool positive = true;  // box reference: the face's side
+    const FeatureRow* features =
+        &kReferenceFeatures[6];  // the face's row of kReferenceFeatures (a triangle's unless set)
 
     // Reference feature of a point lying on the side planes in `mask`.
-    int feature(unsigned mask) const {
-        if (triangle) {
-            if (mask == 0) return kTriangleFaceFeature;
-            int first = -1, second = -1;
-            for (int j = 0; j < 3; ++j)
-                if (mask & (1u << j)) (first < 0 ? first : second) = j;
-            if (second < 0) return triangle_edge_feature(first);
-            // Edges j and j + 1 meet at vertex j + 1; edges 0 and 2 meet at vertex 0.
-            return triangle_vertex_feature(second == first + 1 ? second : 0);
-        }
-        int corner = (positive ? 1 : 0) << axis;
-        int first_q = -1, along = -1;  // for an edge: the side axis it lies on and the axis it runs along
-        int used = 0;
-        for (int k = 0; k < 4; ++k) {
-            if (!(mask & (1u << k))) continue;
-            const int q = (axis + 1 + k / 2) % 3;
-            if (q == first_q) continue;  // both planes of one zero-width slab: the same place
-            corner |= (k & 1) << q;
-            first_q = q;
-            along = 3 - axis - q;
-            if (++used == 2) break;
-        }
-        if (used == 0) return box_face_feature(axis, positive);
-        if (used == 1) return box_edge_feature(along, corner);
-        return box_corner_feature(corner);
-    }
+    int feature(unsigned mask) const { return (*features)[mask & 15u]; }
 };
 
 // Side planes of a reference box face (axis r; nr its outward unit normal). Slab widths are the box's support
 // along each unit side axis, so axes orthonormal only to float precision are covered.
-Reference box_reference(const BoxG& b, int r, const dvec3& nr, bool is_a) {
+[[gnu::always_inline]] inline Reference box_reference(const BoxG& b, int r, const dvec3& nr, bool is_a) {
     Reference ref;
     ref.nr = nr;
     ref.is_a = is_a;
-    ref.axis = r;
+    ref.box = true;
     ref.positive = glm::dot(b.ax[r], nr) > 0.0;
+    ref.features = &kReferenceFeatures[(2 * static_cast<std::size_t>(r)) + (ref.positive ? 1u : 0u)];
     auto support = [&](const dvec3& u) {
         return b.h[0] * std::abs(glm::dot(b.ax[0], u)) + b.h[1] * std::abs(glm::dot(b.ax[1], u)) +
                b.h[2] * std::abs(glm::dot(b.ax[2], u));
@@ -217,8 +243,11 @@ Reference box_reference(const BoxG& b, int r, const dvec3& nr, bool is_a) {
         const int q = (r + 1 + m) % 3;
         const dvec3 u = b.ax[q] / std::sqrt(glm::dot(b.ax[q], b.ax[q]));
         const double w = support(u), c = glm::dot(u, b.c);
-        ref.side[2 * static_cast<std::size_t>(m)] = {-u, w - c};     // plane 2m: the - face of axis q
-        ref.side[2 * static_cast<std::size_t>(m) + 1] = {u, w + c};  // plane 2m + 1: the + face
+        const double length = std::sqrt(glm::dot(u, u));  // of -u too: negation is exact
+        const auto k = 2 * static_cast<std::size_t>(m);
+        ref.side[k] = {-u, w - c};     // plane 2m: the - face of axis q
+        ref.side[k + 1] = {u, w + c};  // plane 2m + 1: the + face
+        ref.side_length[k] = ref.side_length[k + 1] = length;
     }
     ref.sides = 4;
     return ref;
@@ -274,7 +303,7 @@ void collect(const Poly& poly, const Reference& ref, int inc_face, double eps, M
     const Poly* clipped = &poly;
     for (int k = 0; k < ref.sides; ++k) {
         Poly& next = clipped == &buffers[0] ? buffers[1] : buffers[0];
-        if (clip(*clipped, ref.side[k], 1u << k, inc_face, eps, next)) clipped = &next;
+        if (clip(*clipped, ref.side[k], ref.side_length[k], 1u << k, inc_face, eps, next)) clipped = &next;
     }
     const Poly& a = *clipped;
     for (int k = 0; k < a.n; ++k) {
@@ -356,7 +385,8 @@ int select(ManifoldCandidateSet& all, const dvec3& n, double size, const Keep& k
 }
 
 // Closest points of segments p0 + s d1 and q0 + t d2, s, t in [0, 1] (Ericson 5.1.9).
-void closest_points(const dvec3& p0, const dvec3& d1, const dvec3& q0, const dvec3& d2, dvec3& a, dvec3& b) {
+[[gnu::always_inline]] inline void closest_points(const dvec3& p0, const dvec3& d1, const dvec3& q0, const dvec3& d2,
+                                                  dvec3& a, dvec3& b) {
     const dvec3 r = p0 - q0;
     const double aa = glm::dot(d1, d1), ee = glm::dot(d2, d2), f = glm::dot(d2, r);
     double s = 0.0, t = 0.0;
@@ -470,11 +500,11 @@ Nearest triangle_point_nearest(const dvec3 v[3], const Flat& face) {
 }
 
 // The edge of box b along axis i that supports b in direction dir: its end points and feature.
-void support_edge(const BoxG& b, int i, const dvec3& dir, dvec3& p0, dvec3& p1, int& feature) {
+[[gnu::always_inline]] inline void support_edge(const BoxG& b, int i, const dvec3& dir, dvec3& p0, dvec3& p1,
+                                                int& feature) {
     dvec3 mid = b.c;
     int corner = 0;
-    for (int k = 0; k < 3; ++k) {
-        if (k == i) continue;
+    for (const int k : {i == 0 ? 1 : 0, i == 2 ? 1 : 2}) {  // the other two axes, in increasing order
         const bool plus = glm::dot(b.ax[k], dir) >= 0.0;
         mid += b.ax[k] * (plus ? b.h[k] : -b.h[k]);
         corner |= (plus ? 1 : 0) << k;
@@ -484,49 +514,65 @@ void support_edge(const BoxG& b, int i, const dvec3& dir, dvec3& p0, dvec3& p1, 
     feature = box_edge_feature(i, corner);
 }
 
+// A point of the scaled frame in the world: unscaled (exact) and moved back by `origin`.
 template <class T>
-ManifoldT<T> make_manifold(const detail::SatAxis& s, int exponent, const dvec3& origin, const ManifoldCandidate* pts,
-                           int count, bool ref_is_a, const dvec3& nr, const Keep& keep) {
-    ManifoldT<T> m;
+[[gnu::always_inline]] inline Vec3T<T> to_world(const dvec3& p, int exponent, const dvec3& origin) {
+    return Vec3T<T>(
+        origin + dvec3(detail::unscale(p.x, exponent), detail::unscale(p.y, exponent), detail::unscale(p.z, exponent)));
+}
+
+// The contact of a manifold of `count` points, written into `m` (default-constructed: what is not set keeps its
+// default). Written in place, as are the functions below, so that the manifold (about 230 bytes) is not copied on its
+// way out.
+template <class T>
+[[gnu::always_inline]] inline void set_contact(const detail::SatAxis& s, int exponent, const Keep& keep, int count,
+                                               ManifoldT<T>& m) {
     const ContactT<T> c = detail::to_contact<T>(s, exponent);
     m.axis = c.axis;
     m.negative = c.negative;
     m.depth = keep.signed_depth ? static_cast<T>(detail::unscale(s.depth, exponent)) : c.depth;
     m.normal = c.normal;
     m.count = count;
+}
+
+// The contact and the points of a face manifold: each candidate lies on the incident shape, its partner on the
+// reference face (depth along nr above it).
+template <class T>
+[[gnu::always_inline]] inline void make_manifold(const detail::SatAxis& s, int exponent, const dvec3& origin,
+                                                 const ManifoldCandidate* pts, int count, bool ref_is_a,
+                                                 const dvec3& nr, const Keep& keep, ManifoldT<T>& m) {
+    set_contact(s, exponent, keep, count, m);
     for (int k = 0; k < count; ++k) {
         const dvec3 incident = pts[k].p;
         const dvec3 on_reference = pts[k].p + nr * pts[k].depth;
         const dvec3 pa = ref_is_a ? on_reference : incident, pb = ref_is_a ? incident : on_reference;
-        auto world = [&](const dvec3& p) {
-            return Vec3T<T>(origin + dvec3(detail::unscale(p.x, exponent), detail::unscale(p.y, exponent),
-                                           detail::unscale(p.z, exponent)));
-        };
-        m.points[static_cast<std::size_t>(k)].point_a = world(pa);
-        m.points[static_cast<std::size_t>(k)].point_b = world(pb);
-        m.points[static_cast<std::size_t>(k)].depth = static_cast<T>(detail::unscale(pts[k].depth, exponent));
-        m.points[static_cast<std::size_t>(k)].id = pts[k].id;
+        ManifoldPointT<T>& out = m.points[static_cast<std::size_t>(k)];
+        out.point_a = to_world<T>(pa, exponent, origin);
+        out.point_b = to_world<T>(pb, exponent, origin);
+        out.depth = static_cast<T>(detail::unscale(pts[k].depth, exponent));
+        out.id = pts[k].id;
     }
-    return m;
 }
 
 // The manifold with its reference face's side planes in the world frame, unit normals: where the face ends.
 template <class T>
-ManifoldT<T> with_reference(ManifoldT<T> m, const Reference& ref, int exponent, const dvec3& origin) {
+[[gnu::always_inline]] inline void set_reference(const Reference& ref, int exponent, const dvec3& origin,
+                                                 ManifoldT<T>& m) {
     m.reference_is_a = ref.is_a;
     m.sides = ref.sides;
+    dvec3 n(0.0);
     for (int k = 0; k < ref.sides; ++k) {
-        const double len = std::sqrt(glm::dot(ref.side[k].n, ref.side[k].n));
-        const dvec3 n = ref.side[k].n / len;
+        const double len = ref.side_length[k];
+        // A box face's planes 2m and 2m + 1 have normals -u and u: the second is the first's negation (exact).
+        n = ref.box && (k & 1) != 0 ? -n : ref.side[k].n / len;
         m.side_normal[static_cast<std::size_t>(k)] = Vec3T<T>(n);
         m.side_offset[static_cast<std::size_t>(k)] =
             static_cast<T>(detail::unscale(ref.side[k].d / len, exponent) + glm::dot(n, origin));
     }
-    return m;
 }
 
 // Index of the longest of three edges.
-int E2max_index(const dvec3 E[3]) {
+[[gnu::always_inline]] inline int E2max_index(const dvec3 E[3]) {
     const double e0 = glm::dot(E[0], E[0]), e1 = glm::dot(E[1], E[1]), e2 = glm::dot(E[2], E[2]);
     return e0 >= e1 ? (e0 >= e2 ? 0 : 2) : (e1 >= e2 ? 1 : 2);
 }
@@ -534,12 +580,15 @@ int E2max_index(const dvec3 E[3]) {
 // Edge-edge contact: one point, the closest points of the two edges (`c.p` on B's edge, `pa` on A's). They differ
 // by depth * normal, the edges' common perpendicular, unless the closest points sit at an edge's end.
 template <class T>
-ManifoldT<T> make_edge_manifold(const detail::SatAxis& s, int exponent, const dvec3& origin,
-                                const ManifoldCandidate& c, const dvec3& pa, const Keep& keep) {
-    ManifoldT<T> m = make_manifold<T>(s, exponent, origin, &c, 1, true, s.normal, keep);
-    m.points[0].point_a = Vec3T<T>(origin + dvec3(detail::unscale(pa.x, exponent), detail::unscale(pa.y, exponent),
-                                                  detail::unscale(pa.z, exponent)));
-    return m;
+[[gnu::always_inline]] inline void make_edge_manifold(const detail::SatAxis& s, int exponent, const dvec3& origin,
+                                                      const ManifoldCandidate& c, const dvec3& pa, const Keep& keep,
+                                                      ManifoldT<T>& m) {
+    set_contact(s, exponent, keep, 1, m);
+    ManifoldPointT<T>& out = m.points[0];
+    out.point_a = to_world<T>(pa, exponent, origin);
+    out.point_b = to_world<T>(c.p, exponent, origin);
+    out.depth = static_cast<T>(detail::unscale(c.depth, exponent));
+    out.id = c.id;
 }
 
 // Face contact of the reference face `ref` against box `inc`: its face most anti-parallel to the reference face,
@@ -582,7 +631,8 @@ int incident_box_contact(const Reference& ref, const BoxG& inc, double size, con
 // policy chose): the reference face clipped against the incident box for a face axis, the closest points of the
 // two supporting edges for an edge axis.
 template <class T>
-ManifoldT<T> build_manifold(const detail::BoxPairD& p, const detail::SatAxis& s, const dvec3& origin, Keep keep) {
+void build_manifold(const detail::BoxPairD& p, const detail::SatAxis& s, const dvec3& origin, Keep keep,
+                    ManifoldT<T>& m) {
     BoxG A, B;
     A.c = dvec3(0.0);
     B.c = p.t;
@@ -592,7 +642,7 @@ ManifoldT<T> build_manifold(const detail::BoxPairD& p, const detail::SatAxis& s,
         A.h[i] = p.ea[i];
         B.h[i] = p.eb[i];
     }
-    const double size = std::max({p.ea[0], p.ea[1], p.ea[2], p.eb[0], p.eb[1], p.eb[2]});
+    const double size = s.size >= 0.0 ? s.size : std::max({p.ea[0], p.ea[1], p.ea[2], p.eb[0], p.eb[1], p.eb[2]});
     if (keep.plain) keep.below = kKeepAbove * size;  // = plain_keep(p)
     ManifoldCandidate pts[kMaxManifoldPoints];
     if (s.axis < 6) {
@@ -600,8 +650,9 @@ ManifoldT<T> build_manifold(const detail::BoxPairD& p, const detail::SatAxis& s,
         const dvec3 nr = ref_is_a ? s.normal : -s.normal;
         const Reference ref = ref_is_a ? box_reference(A, s.axis, nr, true) : box_reference(B, s.axis - 3, nr, false);
         const int count = incident_box_contact(ref, ref_is_a ? B : A, size, keep, pts);
-        return with_reference(make_manifold<T>(s, p.exponent, origin, pts, count, ref_is_a, nr, keep), ref, p.exponent,
-                              origin);
+        make_manifold<T>(s, p.exponent, origin, pts, count, ref_is_a, nr, keep, m);
+        set_reference(ref, p.exponent, origin, m);
+        return;
     }
     const int i = (s.axis - 6) / 3, j = (s.axis - 6) % 3;
     dvec3 a0, a1, b0, b1, pa, pb;
@@ -611,12 +662,13 @@ ManifoldT<T> build_manifold(const detail::BoxPairD& p, const detail::SatAxis& s,
     closest_points(a0, a1 - a0, b0, b1 - b0, pa, pb);
     const double depth = glm::dot(pa - pb, s.normal);
     pts[0] = {pb, keep.signed_depth ? depth : std::max(depth, 0.0), feature_id(fa, fb)};
-    return make_edge_manifold<T>(s, p.exponent, origin, pts[0], pa, keep);
+    make_edge_manifold<T>(s, p.exponent, origin, pts[0], pa, keep, m);
 }
 
 // The same for a loaded box and triangle.
 template <class T>
-ManifoldT<T> build_manifold(const detail::BoxTriD& p, const detail::SatAxis& s, const dvec3& origin, Keep keep) {
+void build_manifold(const detail::BoxTriD& p, const detail::SatAxis& s, const dvec3& origin, Keep keep,
+                    ManifoldT<T>& m) {
     BoxG A;
     A.c = dvec3(0.0);
     for (int i = 0; i < 3; ++i) {
@@ -625,9 +677,12 @@ ManifoldT<T> build_manifold(const detail::BoxTriD& p, const detail::SatAxis& s, 
     }
     const dvec3* v = p.v;
     const dvec3 E[3] = {v[1] - v[0], v[2] - v[1], v[0] - v[2]};
-    double emax2 = 0.0;
-    for (const dvec3& e : E) emax2 = std::max(emax2, glm::dot(e, e));
-    const double size = std::max({p.e[0], p.e[1], p.e[2], 0.5 * std::sqrt(emax2)});
+    const auto pair_size = [&] {
+        double emax2 = 0.0;
+        for (const dvec3& e : E) emax2 = std::max(emax2, glm::dot(e, e));
+        return std::max({p.e[0], p.e[1], p.e[2], 0.5 * std::sqrt(emax2)});
+    };
+    const double size = s.size >= 0.0 ? s.size : pair_size();
     if (keep.plain) keep.below = kKeepAbove * size;  // = plain_keep(p)
     ManifoldCandidate pts[kMaxManifoldPoints];
     if (s.axis < 3) {
@@ -666,8 +721,9 @@ ManifoldT<T> build_manifold(const detail::BoxTriD& p, const detail::SatAxis& s, 
             }
         }
         const int count = select(all, s.normal, size, keep, pts);
-        return with_reference(make_manifold<T>(s, p.exponent, origin, pts, count, true, s.normal, keep), ref,
-                              p.exponent, origin);
+        make_manifold<T>(s, p.exponent, origin, pts, count, true, s.normal, keep, m);
+        set_reference(ref, p.exponent, origin, m);
+        return;
     }
     if (s.axis == 3) {
         // The triangle's face is the reference; the box face most aligned with the normal is incident.
@@ -676,29 +732,32 @@ ManifoldT<T> build_manifold(const detail::BoxTriD& p, const detail::SatAxis& s, 
         Reference ref;
         ref.nr = nr;
         ref.is_a = false;
-        ref.triangle = true;
         ref.top = std::max({glm::dot(nr, v[0]), glm::dot(nr, v[1]), glm::dot(nr, v[2])});
         for (int j = 0; j < 3; ++j) {
             const dvec3 o = glm::cross(E[j], n);  // outward in the triangle's plane
             ref.side[j] = {o, glm::dot(o, v[j])};
+            ref.side_length[j] = std::sqrt(glm::dot(o, o));
         }
         ref.sides = 3;
         const int count = incident_box_contact(ref, A, size, keep, pts);
-        return with_reference(make_manifold<T>(s, p.exponent, origin, pts, count, false, nr, keep), ref, p.exponent,
-                              origin);
+        make_manifold<T>(s, p.exponent, origin, pts, count, false, nr, keep, m);
+        set_reference(ref, p.exponent, origin, m);
+        return;
     }
     // Edge-edge: the box edge supporting the box towards the triangle, and the triangle's edge j. A degenerate
     // (collinear) triangle's edges overlap on one line: its supporting feature is then the longest edge, which
     // holds the other two.
     const int i = (s.axis - 4) / 3;
     int j = (s.axis - 4) % 3;
-    {
+    bool flat = s.flat_triangle == 1;
+    if (s.flat_triangle < 0) {  // the triangle normal as the SAT forms it (tri_normal_axis)
         const int l = E2max_index(E);
         const int l1 = (l + 1) % 3;
         const double El = glm::dot(E[l], E[l]), El1 = glm::dot(E[l1], E[l1]);
         const dvec3 n = detail::cross_robust(E[l], E[l1], El, El1);
-        if (!(glm::dot(n, n) > detail::kParallel2 * El * El1)) j = l;
+        flat = !(glm::dot(n, n) > detail::kParallel2 * El * El1);
     }
+    if (flat) j = E2max_index(E);
     dvec3 a0, a1, pa, pb;
     int fa;
     support_edge(A, i, s.normal, a0, a1, fa);
@@ -723,10 +782,11 @@ ManifoldT<T> build_manifold(const detail::BoxTriD& p, const detail::SatAxis& s, 
             const double vertex_depth = glm::dot(va - vb, s.normal);
             pts[0] = {vb, keep.signed_depth ? vertex_depth : std::max(vertex_depth, 0.0),
                       feature_id(fa, triangle_vertex_feature(opposite))};
-            return make_edge_manifold<T>(s, p.exponent, origin, pts[0], va, keep);
+            make_edge_manifold<T>(s, p.exponent, origin, pts[0], va, keep, m);
+            return;
         }
     }
-    return make_edge_manifold<T>(s, p.exponent, origin, pts[0], pa, keep);
+    make_edge_manifold<T>(s, p.exponent, origin, pts[0], pa, keep, m);
 }
 
 // The size tolerance of a plain (touching) manifold: points above the reference face by round-off still count.
@@ -741,6 +801,17 @@ double plain_keep(const detail::BoxTriD& p) {
         emax2 = std::max(emax2, glm::dot(e, e));
     }
     return kKeepAbove * std::max({p.e[0], p.e[1], p.e[2], 0.5 * std::sqrt(emax2)});
+}
+
+// The manifold of a loaded pair `p` on the contact axis `s`, built in place (one return, so that it is not copied on
+// its way out); with `drop_empty`, nothing when it kept no point.
+template <class T, class Input>
+std::optional<ManifoldT<T>> built(const Input& p, const detail::SatAxis& s, const dvec3& origin, Keep keep,
+                                  bool drop_empty) {
+    std::optional<ManifoldT<T>> out(std::in_place);
+    build_manifold<T>(p, s, origin, keep, *out);
+    if (drop_empty && out->count == 0) out.reset();
+    return out;
 }
 
 // The plain manifold: the contact axis of `load_and_sat` (sat_core.hpp: the fast path, the exact core where it cannot
@@ -771,9 +842,7 @@ std::optional<ManifoldT<T>> speculative(const ObbT<T>& a, const Shape& b, T marg
         if (!std::isfinite(m) || !detail::sat<true>(p, &s, m)) return std::nullopt;
     }
     if (s.axis < 0) return std::nullopt;  // as above
-    const ManifoldT<T> out = build_manifold<T>(p, s, dvec3(a.center), Keep{m, true, s.depth >= 0.0});
-    if (out.count == 0) return std::nullopt;
-    return out;
+    return built<T>(p, s, dvec3(a.center), Keep{m, true, s.depth >= 0.0}, true);
 }
 
 // The contact axis of a face chosen by the caller: face `axis` as numbered by the SAT, its unit normal (negated when
@@ -828,9 +897,7 @@ std::optional<ManifoldT<T>> on_face(const ObbT<T>& a, const Shape& b, int axis, 
     const bool spec = margin > T(0);
     const double m = spec ? detail::unscale(static_cast<double>(margin), -p.exponent) : plain_keep(p);
     if (!std::isfinite(m) || !(s.depth >= -m)) return std::nullopt;
-    const ManifoldT<T> out = build_manifold<T>(p, s, dvec3(a.center), Keep{m, spec, !spec || s.depth >= 0.0});
-    if (out.count == 0) return std::nullopt;
-    return out;
+    return built<T>(p, s, dvec3(a.center), Keep{m, spec, !spec || s.depth >= 0.0}, true);
 }
 
 }  // namespace
@@ -872,7 +939,7 @@ namespace detail {
 template <class T, class Shape>
 std::optional<ManifoldT<T>> manifold_on_axis(const ObbT<T>& a, const InputOf<T, Shape>& p, const SatAxis& s) noexcept {
     if (s.axis < 0) return std::nullopt;  // no axis could be formed (zero axes): no face or edge to take points from
-    return build_manifold<T>(p, s, dvec3(a.center), Keep{.plain = true});
+    return built<T>(p, s, dvec3(a.center), Keep{.plain = true}, false);
 }
 
 template std::optional<ManifoldT<float>> manifold_on_axis<float, ObbT<float>>(const ObbT<float>&, const BoxPairD&,

@@ -185,12 +185,10 @@ bool sat(const BoxTriD& p, SatAxis* out, double margin) noexcept {
     const TriEdges te = tri_edges(p);
 
     // Axis 3: the triangle normal, skipped when the triangle is degenerate.
-    {
-        const EdgeAxis x = tri_normal_axis(p, te);
-        if (x.valid) {
-            if (x.separated && !(x.overlap >= -margin * std::sqrt(x.len2))) return false;
-            if constexpr (kContact) face.consider(x.depth(), 3, x.negative, x.L);
-        }
+    const EdgeAxis normal = tri_normal_axis(p, te);
+    if (normal.valid) {
+        if (normal.separated && !(normal.overlap >= -margin * std::sqrt(normal.len2))) return false;
+        if constexpr (kContact) face.consider(normal.depth(), 3, normal.negative, normal.L);
     }
 
     // Axes 4-12: L = A_i x E_j.
@@ -206,6 +204,7 @@ bool sat(const BoxTriD& p, SatAxis* out, double margin) noexcept {
         const double emax2 = std::max({te.E2[0], te.E2[1], te.E2[2]});
         const double size = std::max({e[0], e[1], e[2], 0.5 * std::sqrt(emax2)});
         choose_contact_axis(face, edge, size, gram_error(GA), out, margin > 0.0 ? kSpeculativeFaceBias * size : 0.0);
+        out->flat_triangle = normal.valid ? 0 : 1;
     }
     return true;
 }

@@ -72,6 +72,13 @@ struct SatAxis {
     bool negative = false;
     double depth = 0.0;    // scaled like the input; may be slightly negative for touching shapes (round-off)
     dvec3 normal{0.0};     // unit, from A (the box) towards B (the triangle)
+    // Box-triangle contacts: 1 when the triangle is degenerate (its normal, axis 3, was skipped: its edges lie on one
+    // line), 0 when not, -1 when whoever made the axis did not find out (face_axis). The edge contact's manifold needs
+    // it and would otherwise form the normal a second time, the same way.
+    int flat_triangle = -1;
+    // The pair's size as the contact choice's face bias took it (the largest half extent, or half the triangle's
+    // longest edge; scaled like the input): the manifold's tolerances use the same. -1 when not worked out.
+    double size = -1.0;
 };
 
 // What the fast path did on one call (for the tests, through tests/support/sat_testing.hpp; counting costs nothing
@@ -257,6 +264,7 @@ inline void choose_contact_axis(const AxisCandidate& face, const AxisCandidate& 
     const bool edge_wins =
         edge.axis >= 0 && (face.axis < 0 || edge.depth < face_threshold(face.depth, size, axis_error) - extra_bias);
     const AxisCandidate& c = edge_wins ? edge : face;
+    out->size = size;
     out->axis = c.axis;
     out->negative = c.negative;
     out->depth = c.depth;

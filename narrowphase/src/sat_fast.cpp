@@ -342,6 +342,7 @@ int sat_fast(const BoxTriD& p, SatAxis* out, FastTrace* trace, double margin) no
         choose_contact_axis_with_edges<4, kMargin>(
             face, size, dA, bound, over_edge, exact, len2, [&](int i, int j) { return tri_edge_axis(p, GA, te, i, j); },
             out, trace, kMargin ? kSpeculativeFaceBias * size : 0.0);
+        out->flat_triangle = normal.valid ? 0 : 1;
         return 1;
     }
 }
