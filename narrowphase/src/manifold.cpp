@@ -326,7 +326,13 @@ double area2(const dvec3& a, const dvec3& b, const dvec3& c, const dvec3& n) {
 // the choice does not flicker.
 int select(ManifoldCandidateSet& all, const dvec3& n, double size, const Keep& keep,
            ManifoldCandidate out[kMaxManifoldPoints]) {
-    std::sort(all.c, all.c + all.n, [](const ManifoldCandidate& x, const ManifoldCandidate& y) { return x.id < y.id; });
+    // By id (unique: `add` keeps one candidate per id), so any sort gives this order; a handful of candidates at most.
+    for (int k = 1; k < all.n; ++k) {
+        const ManifoldCandidate x = all.c[k];
+        int j = k;
+        for (; j > 0 && all.c[j - 1].id > x.id; --j) all.c[j] = all.c[j - 1];
+        all.c[j] = x;
+    }
     const double keep_tol = keep.below, same2 = kSamePoint * kSamePoint * size * size;
     ManifoldCandidate kept[3 * kMaxPoly + 1];
     int m = 0, deepest = -1;
