@@ -132,12 +132,15 @@ Poly box_face_polygon(const BoxG& b, int k, bool positive) {
     // Corners in cyclic order by the signs (bit 0: axis k1, bit 1: axis k2): (-,-), (+,-), (+,+), (-,+); the edge
     // from corner m to corner m + 1 runs along k1 for even m and along k2 for odd m.
     static constexpr int kSigns[4] = {0b00, 0b01, 0b11, 0b10};
+    // A corner is ((c + ax_k (+-h_k)) + ax_k1 (+-h_k1)) + ax_k2 (+-h_k2); the face centre and the two half edges are
+    // formed once (a product with -h is the negated product: the same bits).
+    const dvec3 centre = b.c + b.ax[k] * (positive ? b.h[k] : -b.h[k]);
+    const dvec3 half1 = b.ax[k1] * b.h[k1], half2 = b.ax[k2] * b.h[k2];
     Poly poly;
     for (int m = 0; m < 4; ++m) {
         const bool plus1 = (kSigns[m] & 1) != 0, plus2 = (kSigns[m] & 2) != 0;
         PolyVertex v;
-        v.p = b.c + b.ax[k] * (positive ? b.h[k] : -b.h[k]) + b.ax[k1] * (plus1 ? b.h[k1] : -b.h[k1]) +
-              b.ax[k2] * (plus2 ? b.h[k2] : -b.h[k2]);
+        v.p = centre + (plus1 ? half1 : -half1) + (plus2 ? half2 : -half2);
         const int corner = ((positive ? 1 : 0) << k) | ((plus1 ? 1 : 0) << k1) | ((plus2 ? 1 : 0) << k2);
         v.inc = box_corner_feature(corner);
         v.ref = 0;
@@ -363,27 +366,29 @@ int select(ManifoldCandidateSet& all, const dvec3& n, double size, const Keep& k
         double best_score = 0.0;
         for (int k = 0; k < m; ++k) {
             if (used[k]) continue;
-            const double s = score(kept[k]);
+            const double s = score(kept[k], k);
             if (best < 0 || s > best_score + tol) best = k, best_score = s;
         }
         used[best] = true;
         return best;
     };
-    const int i1 = pick([](const ManifoldCandidate& c) { return c.depth; }, depth_tol);
+    const int i1 = pick([](const ManifoldCandidate& c, int) { return c.depth; }, depth_tol);
     const dvec3 p1 = kept[i1].p;
     const int i2 = pick(
-        [&](const ManifoldCandidate& c) {
+        [&](const ManifoldCandidate& c, int) {
             const dvec3 d = c.p - p1 - n * glm::dot(c.p - p1, n);
             return glm::dot(d, d);
         },
         area_tol);
     const dvec3 p2 = kept[i2].p;
-    const int i3 = pick([&](const ManifoldCandidate& c) { return area2(p1, p2, c.p, n); }, area_tol);
+    // area2(p1, p2, x) of every candidate left, kept for the fourth pick (which needs it again) and for `base`.
+    double area12[3 * kMaxPoly + 1];
+    const int i3 = pick([&](const ManifoldCandidate& c, int k) { return area12[k] = area2(p1, p2, c.p, n); }, area_tol);
     const dvec3 p3 = kept[i3].p;
-    const double base = area2(p1, p2, p3, n);
-    const int i4 = pick(
-        [&](const ManifoldCandidate& c) { return area2(p1, p2, c.p, n) + area2(p2, p3, c.p, n) + area2(p3, p1, c.p, n) - base; },
-        area_tol);
+    const double base = area12[i3];
+    const int i4 = pick([&](const ManifoldCandidate& c,
+                            int k) { return area12[k] + area2(p2, p3, c.p, n) + area2(p3, p1, c.p, n) - base; },
+                        area_tol);
     int picked[4] = {i1, i2, i3, i4};
     std::sort(picked, picked + 4);
     for (int k = 0; k < 4; ++k) out[k] = kept[picked[k]];
