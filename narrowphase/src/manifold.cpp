@@ -90,7 +90,7 @@ bool clip(const Poly& in, const Plane& pl, double length, unsigned bit, int inc_
     bool outside = false;
     for (int k = 0; k < in.n; ++k) {
         distance[k] = plane_distance(pl, in.v[k].p, tol);
-        outside = outside || distance[k] > 0.0;
+        outside |= distance[k] > 0.0;
     }
     if (!outside) return false;
     out.n = 0;
@@ -100,16 +100,17 @@ bool clip(const Poly& in, const Plane& pl, double length, unsigned bit, int inc_
         const PolyVertex& nxt = in.v[next];
         const double dc = distance[k];
         const double dn = distance[next];
-        if (dc <= 0.0) {
-            PolyVertex v = cur;
+        // Written in place (`push` without the copy); a polygon of n corners cut by a plane has at most n + 1.
+        if (dc <= 0.0 && out.n < kMaxPoly) {
+            PolyVertex& v = out.v[out.n++];
+            v = cur;
             if (dc == 0.0 && dn > 0.0) {  // the polygon goes on along the plane from here
                 v.edge_inc = inc_face;
                 v.edge_ref = bit;
             }
-            out.push(v);
         }
-        if ((dc < 0.0 && dn > 0.0) || (dc > 0.0 && dn < 0.0)) {
-            PolyVertex x;
+        if (((dc < 0.0 && dn > 0.0) || (dc > 0.0 && dn < 0.0)) && out.n < kMaxPoly) {
+            PolyVertex& x = out.v[out.n++];
             x.p = cur.p + (nxt.p - cur.p) * (dc / (dc - dn));
             x.inc = cur.edge_inc;
             x.ref = cur.edge_ref | bit;
@@ -120,7 +121,6 @@ bool clip(const Poly& in, const Plane& pl, double length, unsigned bit, int inc_
                 x.edge_inc = cur.edge_inc;
                 x.edge_ref = cur.edge_ref;
             }
-            out.push(x);
         }
     }
     return true;
@@ -293,9 +293,14 @@ struct ManifoldCandidateSet {
     ManifoldCandidate c[3 * kMaxPoly + 1];
     int n = 0;
     void add(const ManifoldCandidate& x) {
+        if (ManifoldCandidate* slot = next(x.id)) *slot = x;
+    }
+    // Where a new candidate of feature pair `id` goes (the caller sets it), or nothing when the set has that pair
+    // already (from a neighbouring face) or is full.
+    ManifoldCandidate* next(std::uint32_t id) {
         for (int k = 0; k < n; ++k)
-            if (c[k].id == x.id) return;  // the same feature pair from a neighbouring face
-        if (n < 3 * kMaxPoly + 1) c[n++] = x;
+            if (c[k].id == id) return nullptr;
+        return n < 3 * kMaxPoly + 1 ? &c[n++] : nullptr;
     }
 };
 
@@ -311,11 +316,12 @@ void collect(const Poly& poly, const Reference& ref, int inc_face, double eps, M
     const Poly& a = *clipped;
     for (int k = 0; k < a.n; ++k) {
         const int fr = ref.feature(a.v[k].ref), fi = a.v[k].inc;
-        ManifoldCandidate x;
-        x.p = a.v[k].p;
-        x.depth = ref.top - glm::dot(ref.nr, x.p);
-        x.id = ref.is_a ? feature_id(fr, fi) : feature_id(fi, fr);
-        out.add(x);
+        const std::uint32_t id = ref.is_a ? feature_id(fr, fi) : feature_id(fi, fr);
+        if (ManifoldCandidate* x = out.next(id)) {
+            x->p = a.v[k].p;
+            x->depth = ref.top - glm::dot(ref.nr, x->p);
+            x->id = id;
+        }
     }
 }
 
