@@ -60,12 +60,10 @@ struct PolyVertex {
     unsigned edge_ref;  // side planes that edge lies on
 };
 
+// A convex polygon's corners in order; those who fill one write v[0 .. n - 1] in place.
 struct Poly {
     PolyVertex v[kMaxPoly];
     int n = 0;
-    void push(const PolyVertex& x) {
-        if (n < kMaxPoly) v[n++] = x;
-    }
 };
 
 // Half-space dot(n, x) <= d. Left uninitialised like PolyVertex: whoever makes a plane sets both fields.
@@ -126,42 +124,66 @@ bool clip(const Poly& in, const Plane& pl, double length, unsigned bit, int inc_
     return true;
 }
 
-// The four corners of box face (k, positive) in cyclic order, with their corner and edge features.
-Poly box_face_polygon(const BoxG& b, int k, bool positive) {
-    const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+// The features of box face (k, positive)'s corners in the cyclic order below: {corner, edge to the next corner}, by
+// face 2 k + positive.
+struct FaceCornerFeatures {
+    std::uint8_t corner[4], edge[4];
+};
+constexpr std::array<FaceCornerFeatures, 6> kFaceCorners = [] {
     // Corners in cyclic order by the signs (bit 0: axis k1, bit 1: axis k2): (-,-), (+,-), (+,+), (-,+); the edge
     // from corner m to corner m + 1 runs along k1 for even m and along k2 for odd m.
-    static constexpr int kSigns[4] = {0b00, 0b01, 0b11, 0b10};
+    constexpr int kSigns[4] = {0b00, 0b01, 0b11, 0b10};
+    std::array<FaceCornerFeatures, 6> t{};
+    for (int face = 0; face < 6; ++face) {
+        const int k = face / 2, k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+        const bool positive = face % 2 == 1;
+        for (int m = 0; m < 4; ++m) {
+            const int plus1 = kSigns[m] & 1, plus2 = (kSigns[m] >> 1) & 1;
+            const int corner = ((positive ? 1 : 0) << k) | (plus1 << k1) | (plus2 << k2);
+            t[static_cast<std::size_t>(face)].corner[m] = static_cast<std::uint8_t>(box_corner_feature(corner));
+            t[static_cast<std::size_t>(face)].edge[m] =
+                static_cast<std::uint8_t>(box_edge_feature(m % 2 == 0 ? k1 : k2, corner));
+        }
+    }
+    return t;
+}();
+
+// The four corners of box face (k, positive) in cyclic order (see kFaceCorners), with their corner and edge features.
+Poly box_face_polygon(const BoxG& b, int k, bool positive) {
+    const int k1 = k == 2 ? 0 : k + 1, k2 = k == 0 ? 2 : k - 1;
     // A corner is ((c + ax_k (+-h_k)) + ax_k1 (+-h_k1)) + ax_k2 (+-h_k2); the face centre and the two half edges are
-    // formed once (a product with -h is the negated product: the same bits).
+    // formed once (a product with -h is the negated product, and adding it is subtracting the product: the same bits).
     const dvec3 centre = b.c + b.ax[k] * (positive ? b.h[k] : -b.h[k]);
     const dvec3 half1 = b.ax[k1] * b.h[k1], half2 = b.ax[k2] * b.h[k2];
+    const FaceCornerFeatures& f = kFaceCorners[(2 * static_cast<std::size_t>(k)) + (positive ? 1u : 0u)];
     Poly poly;
+    poly.v[0].p = (centre - half1) - half2;
+    poly.v[1].p = (centre + half1) - half2;
+    poly.v[2].p = (centre + half1) + half2;
+    poly.v[3].p = (centre - half1) + half2;
     for (int m = 0; m < 4; ++m) {
-        const bool plus1 = (kSigns[m] & 1) != 0, plus2 = (kSigns[m] & 2) != 0;
-        PolyVertex v;
-        v.p = centre + (plus1 ? half1 : -half1) + (plus2 ? half2 : -half2);
-        const int corner = ((positive ? 1 : 0) << k) | ((plus1 ? 1 : 0) << k1) | ((plus2 ? 1 : 0) << k2);
-        v.inc = box_corner_feature(corner);
+        PolyVertex& v = poly.v[m];
+        v.inc = f.corner[m];
         v.ref = 0;
-        v.edge_inc = box_edge_feature(m % 2 == 0 ? k1 : k2, corner);
+        v.edge_inc = f.edge[m];
         v.edge_ref = 0;
-        poly.push(v);
     }
+    poly.n = 4;
     return poly;
 }
 
+// The triangle's corners in order, with their vertex and edge features.
 Poly triangle_polygon(const dvec3 v[3]) {
     Poly poly;
     for (int j = 0; j < 3; ++j) {
-        PolyVertex x;
+        PolyVertex& x = poly.v[j];
         x.p = v[j];
         x.inc = triangle_vertex_feature(j);
         x.ref = 0;
         x.edge_inc = triangle_edge_feature(j);
         x.edge_ref = 0;
-        poly.push(x);
     }
+    poly.n = 3;
     return poly;
 }
 
