@@ -29,10 +29,11 @@ namespace {
 using detail::dvec3;
 
 // A box in the manifold's frame.
+// A box in the manifold's frame: its centre, and its axes (as given) and half extents where the loaded pair holds them.
 struct BoxG {
     dvec3 c{0.0};
-    dvec3 ax[3];  // axes as given
-    double h[3];
+    const dvec3* ax = nullptr;  // 3 axes
+    const double* h = nullptr;  // 3 half extents
 };
 
 constexpr int kMaxPoly = 16;  // a quad cut by 4 planes has at most 8 corners, a triangle at most 7
@@ -672,15 +673,7 @@ int incident_box_contact(const Reference& ref, const BoxG& inc, double size, con
 template <class T>
 void build_manifold(const detail::BoxPairD& p, const detail::SatAxis& s, const dvec3& origin, Keep keep,
                     ManifoldT<T>& m) {
-    BoxG A, B;
-    A.c = dvec3(0.0);
-    B.c = p.t;
-    for (int i = 0; i < 3; ++i) {
-        A.ax[i] = p.a[i];
-        B.ax[i] = p.b[i];
-        A.h[i] = p.ea[i];
-        B.h[i] = p.eb[i];
-    }
+    const BoxG A{dvec3(0.0), p.a, p.ea}, B{p.t, p.b, p.eb};
     const double size = s.size >= 0.0 ? s.size : std::max({p.ea[0], p.ea[1], p.ea[2], p.eb[0], p.eb[1], p.eb[2]});
     if (keep.plain) keep.below = kKeepAbove * size;  // = plain_keep(p)
     ManifoldCandidate pts[kMaxManifoldPoints];
@@ -708,12 +701,7 @@ void build_manifold(const detail::BoxPairD& p, const detail::SatAxis& s, const d
 template <class T>
 void build_manifold(const detail::BoxTriD& p, const detail::SatAxis& s, const dvec3& origin, Keep keep,
                     ManifoldT<T>& m) {
-    BoxG A;
-    A.c = dvec3(0.0);
-    for (int i = 0; i < 3; ++i) {
-        A.ax[i] = p.a[i];
-        A.h[i] = p.e[i];
-    }
+    const BoxG A{dvec3(0.0), p.a, p.e};
     const dvec3* v = p.v;
     const dvec3 E[3] = {v[1] - v[0], v[2] - v[1], v[0] - v[2]};
     const auto pair_size = [&] {
