@@ -2,6 +2,7 @@
 // (tests/support/manifold_check.hpp), feature ids that survive small motions, and the reduction to 4 points.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <set>
@@ -219,6 +220,38 @@ TEST(ManifoldBoxTriangle, DegenerateTriangleOnABoxFaceGivesTheSegmentsEnds) {
     }
     EXPECT_NEAR(lo, -0.5f, 1e-6f);
     EXPECT_NEAR(hi, 0.5f, 1e-6f);
+}
+
+// A flat (collinear) triangle across the box edge x = y = 1, cutting the corner's region by 0.1 / sqrt(2) along
+// (1, 1, 0): the edge axis z x (1, -1, 0) wins (the faces overlap 0.5), and all three triangle edges lie on it. The
+// contact is the closest points of the box edge and the longest triangle edge (c to a; the SAT's own edge j may be a
+// short one, which ends outside the box): (0.95, 0.95, 0) on the triangle, (1, 1, 0) on the box. The manifold knows
+// the triangle is flat from the SAT (SatAxis::flat_triangle): the float input runs the fast path, the same shape
+// scaled by 2^600 in double the exact core (the fast path declines input it would have to rescale), and the same
+// shape with the triangle's vertices listed from another start runs the same edges under other numbers.
+TEST(ManifoldBoxTriangle, FlatTriangleAcrossABoxEdgeTouchesAtItsLongestEdge) {
+    const auto check = [](const auto& box, const auto& tri, double scale, int longest) {
+        const auto m = tumble::collide_manifold(box, tri);
+        ASSERT_TRUE(m);
+        EXPECT_GE(m->axis, 4) << "an edge axis";
+        ASSERT_EQ(m->count, 1);
+        const auto& p = m->points[0];
+        EXPECT_EQ(tumble::feature_b(p.id), tumble::triangle_edge_feature(longest));
+        EXPECT_EQ(tumble::feature_a(p.id), box_edge_feature(2, 0b011));
+        EXPECT_NEAR(static_cast<double>(p.point_b.x) / scale, 0.95, 1e-6);
+        EXPECT_NEAR(static_cast<double>(p.point_b.y) / scale, 0.95, 1e-6);
+        EXPECT_NEAR(static_cast<double>(p.point_b.z) / scale, 0.0, 1e-6);
+        EXPECT_NEAR(static_cast<double>(p.point_a.x) / scale, 1.0, 1e-6);
+        EXPECT_NEAR(static_cast<double>(p.point_a.y) / scale, 1.0, 1e-6);
+        EXPECT_NEAR(static_cast<double>(p.depth) / scale, 0.1 / std::sqrt(2.0), 1e-6);
+    };
+    const glm::vec3 a(0.5f, 1.4f, 0.0f), b(1.05f, 0.85f, 0.0f), c(1.4f, 0.5f, 0.0f);  // on x + y = 1.9
+    const Obb box{glm::vec3(0.0f), glm::mat3(1.0f), glm::vec3(1.0f)};
+    check(box, Triangle{a, b, c}, 1.0, 2);  // edges a-b, b-c short, c-a longest
+    check(box, Triangle{b, c, a}, 1.0, 1);  // the same edges: c-a is edge 1 now
+    const double big = std::ldexp(1.0, 600);
+    const ObbD huge{glm::dvec3(0.0), glm::dmat3(1.0), glm::dvec3(big)};
+    check(huge, tumble::TriangleD{glm::dvec3(a) * big, glm::dvec3(b) * big, glm::dvec3(c) * big}, big, 2);
 }
 
 TEST(ManifoldBoxTriangle, EdgeAxisTakenOnATieUsesTheVertexThatTouches) {
