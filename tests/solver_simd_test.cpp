@@ -79,9 +79,6 @@ std::vector<M> with_still_b(std::vector<M> cases) {
     return cases;
 }
 
-// Boxes as the engine makes them, and the cases at the edges of the scalar code's branches: no turn possible (zero
-// inverse moments: the pass leaves the orientation alone), no spin (w = 0: rotate_substep's early return), one axis
-// that cannot turn, a huge inverse moment (above kMaxInverseMoment), fast spin and a quaternion a little off unit.
 // The cases, then the same cases in order of their point count: the soft step fills its lane batches by point count,
 // so that most batches hold manifolds of one count and the passes in lanes stop at the batch's largest count; the
 // first copy mixes counts within a batch (1, 2, 3, 4, 1, ...), the second gives batches of 1-3 points only.
@@ -93,6 +90,9 @@ std::vector<M> and_by_count(std::vector<M> cases) {
     return cases;
 }
 
+// Boxes as the engine makes them, and the cases at the edges of the scalar code's branches: no turn possible (zero
+// inverse moments: the pass leaves the orientation alone), no spin (w = 0: rotate_substep's early return), one axis
+// that cannot turn, a huge inverse moment (above kMaxInverseMoment), fast spin and a quaternion a little off unit.
 std::vector<Body> cases() {
     std::mt19937 rng(20261128);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f), size(0.01f, 2.0f), mass(0.1f, 50.0f);

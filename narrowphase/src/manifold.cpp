@@ -28,7 +28,6 @@ namespace {
 
 using detail::dvec3;
 
-// A box in the manifold's frame.
 // A box in the manifold's frame: its centre, and its axes (as given) and half extents where the loaded pair holds them.
 struct BoxG {
     dvec3 c{0.0};
@@ -244,8 +243,8 @@ struct Reference {
     bool is_a = true;  // the reference face belongs to A (the first box)
     bool box = false;  // a box face: side planes 2m and 2m + 1 are the two faces of one slab (box_reference)
     bool positive = true;  // box reference: the face's side
-    const FeatureRow* features =
-        &kReferenceFeatures[6];  // the face's row of kReferenceFeatures (a triangle's unless set)
+    // The face's row of kReferenceFeatures: a triangle's unless box_reference sets a box face's.
+    const FeatureRow* features = &kReferenceFeatures[6];
 
     // Reference feature of a point lying on the side planes in `mask`.
     int feature(unsigned mask) const { return (*features)[mask & 15u]; }
@@ -666,6 +665,17 @@ int incident_box_contact(const Reference& ref, const BoxG& inc, double size, con
     return select(all, nr, size, keep, out);
 }
 
+// The pair's size, which scales the manifold's tolerances: the largest half extent, or half the triangle's longest
+// edge; what the SAT's contact choice takes too (SatAxis::size), worked out here for an axis it did not choose.
+double pair_size(const detail::BoxPairD& p) { return std::max({p.ea[0], p.ea[1], p.ea[2], p.eb[0], p.eb[1], p.eb[2]}); }
+double pair_size(const detail::BoxTriD& p) {
+    double emax2 = 0.0;
+    for (int j = 0; j < 3; ++j) {
+        const dvec3 e = p.v[(j + 1) % 3] - p.v[j];
+        emax2 = std::max(emax2, glm::dot(e, e));
+    }
+    return std::max({p.e[0], p.e[1], p.e[2], 0.5 * std::sqrt(emax2)});
+}
 
 // The manifold of a loaded box pair for the contact axis `s` (what the SAT reported, or a face axis a contact
 // policy chose): the reference face clipped against the incident box for a face axis, the closest points of the
@@ -674,7 +684,7 @@ template <class T>
 void build_manifold(const detail::BoxPairD& p, const detail::SatAxis& s, const dvec3& origin, Keep keep,
                     ManifoldT<T>& m) {
     const BoxG A{dvec3(0.0), p.a, p.ea}, B{p.t, p.b, p.eb};
-    const double size = s.size >= 0.0 ? s.size : std::max({p.ea[0], p.ea[1], p.ea[2], p.eb[0], p.eb[1], p.eb[2]});
+    const double size = s.size >= 0.0 ? s.size : pair_size(p);
     if (keep.plain) keep.below = kKeepAbove * size;  // = plain_keep(p)
     ManifoldCandidate pts[kMaxManifoldPoints];
     if (s.axis < 6) {
@@ -704,12 +714,7 @@ void build_manifold(const detail::BoxTriD& p, const detail::SatAxis& s, const dv
     const BoxG A{dvec3(0.0), p.a, p.e};
     const dvec3* v = p.v;
     const dvec3 E[3] = {v[1] - v[0], v[2] - v[1], v[0] - v[2]};
-    const auto pair_size = [&] {
-        double emax2 = 0.0;
-        for (const dvec3& e : E) emax2 = std::max(emax2, glm::dot(e, e));
-        return std::max({p.e[0], p.e[1], p.e[2], 0.5 * std::sqrt(emax2)});
-    };
-    const double size = s.size >= 0.0 ? s.size : pair_size();
+    const double size = s.size >= 0.0 ? s.size : pair_size(p);
     if (keep.plain) keep.below = kKeepAbove * size;  // = plain_keep(p)
     ManifoldCandidate pts[kMaxManifoldPoints];
     if (s.axis < 3) {
@@ -818,16 +823,9 @@ void build_manifold(const detail::BoxTriD& p, const detail::SatAxis& s, const dv
 
 // The size tolerance of a plain (touching) manifold: points above the reference face by round-off still count.
 // build_manifold works out the same from its size when Keep::plain is set.
-double plain_keep(const detail::BoxPairD& p) {
-    return kKeepAbove * std::max({p.ea[0], p.ea[1], p.ea[2], p.eb[0], p.eb[1], p.eb[2]});
-}
-double plain_keep(const detail::BoxTriD& p) {
-    double emax2 = 0.0;
-    for (int j = 0; j < 3; ++j) {
-        const dvec3 e = p.v[(j + 1) % 3] - p.v[j];
-        emax2 = std::max(emax2, glm::dot(e, e));
-    }
-    return kKeepAbove * std::max({p.e[0], p.e[1], p.e[2], 0.5 * std::sqrt(emax2)});
+template <class Input>
+double plain_keep(const Input& p) {
+    return kKeepAbove * pair_size(p);
 }
 
 // The manifold of a loaded pair `p` on the contact axis `s`, built in place (one return, so that it is not copied on
