@@ -85,7 +85,7 @@ constexpr std::size_t kColourGrain = 256;
 // thread that schedule_islands packs into a unit. 1e4 boxes in the medium level (steps 60-300), two threads: 16.2 ms a
 // step at 256, 15.7-15.9 at 1,024, 16.1-16.2 at 4,096 (the same bits: an island's colours do not depend on its group);
 // with the scratch held per thread (for_each_island's slots), the solve stage took 8.7-8.9 ms at 1,024 against
-// 10.0-10.2 at 256. Each slot's scratch holds lane batches for the largest group (9 kB per 8 manifolds, about 0.6 MB at
+// 10.0-10.2 at 256. Each slot's scratch holds lane batches for the largest group (18 kB per 16 manifolds, about 0.6 MB at
 // 1,024), a cost per thread, not per body.
 constexpr std::uint32_t kSoftGroupWork = 1024;
 
@@ -732,7 +732,7 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             }
     };
     if (mode == SoftMode::coloured) {
-        // Places: each colour's manifolds in order, eight to a batch, those with a kinematic side apart.
+        // Places: each colour's manifolds in order, kNormalLanes to a batch, those with a kinematic side apart.
         std::uint32_t batches = 0, lone = 0;
         for (int c = 0; c < kSoftColours; ++c) {
             std::uint32_t in_lanes = 0;
@@ -745,7 +745,7 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             }
             batches += (in_lanes + kNormalLanes - 1) / kNormalLanes;
         }
-        // Grown, never shrunk: a LaneBatch is 9 kB, and resizing down and up again would zero them every step.
+        // Grown, never shrunk: a LaneBatch is 18 kB, and resizing down and up again would zero them every step.
         if (scratch.batches.size() < batches)
             scratch.batches.resize(std::max<std::size_t>(batches, scratch.batches.size() + scratch.batches.size() / 4));
         if (scratch.lone.size() < lone)
