@@ -5,8 +5,9 @@
 // soft_step.cpp, the same way.
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
-#include <cstring>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <utility>
@@ -132,7 +133,7 @@ std::vector<Body> cases() {
     return out;
 }
 
-bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool same_bits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
 
 // The sides' velocities of lane l equal, bit for bit, those of the scalar reference `e` (frames and units as
 // FrictionLanes).
