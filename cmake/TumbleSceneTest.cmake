@@ -2,6 +2,7 @@
 #
 #   tumble_add_scene_test(NAME SCENE GOLDEN
 #                         [TOLERANCE T]          # metres and radians (velocities T / dt); default 1e-5
+#                         [BIT_IDENTICAL]        # also fail when every state is within T but not every bit the same
 #                         [REQUIRES FILE...]     # skip the test (not fail) when one of these files is absent
 #                         [COMMAND PATH]         # the tumble executable; default: the target tumble::cli
 #                         [LABELS LABEL...])
@@ -17,7 +18,7 @@
 set(_TUMBLE_SCENE_TEST_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 function(tumble_add_scene_test name scene golden)
-  cmake_parse_arguments(ARG "" "TOLERANCE;COMMAND" "REQUIRES;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "BIT_IDENTICAL" "TOLERANCE;COMMAND" "REQUIRES;LABELS" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "tumble_add_scene_test(${name}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -34,6 +35,9 @@ function(tumble_add_scene_test name scene golden)
   set(args check "${scene}" "${golden}" --pictures "${CMAKE_CURRENT_BINARY_DIR}/${name}.png")
   if(DEFINED ARG_TOLERANCE)
     list(APPEND args --tolerance "${ARG_TOLERANCE}")
+  endif()
+  if(ARG_BIT_IDENTICAL)
+    list(APPEND args --bit-identical)
   endif()
   if(ARG_REQUIRES)
     set(required "")

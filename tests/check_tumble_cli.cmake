@@ -59,10 +59,26 @@ if(CASE STREQUAL "changed_golden")
   expect_in("${out}" "states beyond the tolerance: 1 of 33")
   expect_in("${out}" "pictures: ${WORK_DIR}/diff.png")
   expect_png("${WORK_DIR}/diff.png" 1604 600)
-  # The unchanged golden passes, bit for bit.
+  # The unchanged golden passes, bit for bit, with --bit-identical too.
   run(0 check "${scenes}/stack10.json" "${scenes}/stack10.golden.json")
   expect_in("${out}" "PASSED")
   expect_in("${out}" "bit-identical")
+  run(0 check "${scenes}/stack10.json" "${scenes}/stack10.golden.json" --bit-identical)
+  expect_in("${out}" "; bit-identical (state hash ")
+  # The floor 1e-7 m off at step 300: within the tolerance, so the check passes and says the run is not
+  # bit-identical; with --bit-identical it fails (1).
+  file(READ "${scenes}/stack10.golden.json" near)
+  string(JSON near SET "${near}" checkpoints 1 states 0 position 0 "1e-7")
+  file(WRITE "${WORK_DIR}/near.golden.json" "${near}")
+  run(0 check "${scenes}/stack10.json" "${WORK_DIR}/near.golden.json")
+  expect_in("${out}" "PASSED: ${scenes}/stack10.json: 33 states")
+  expect_in("${out}" "not bit-identical: largest differences 1e-07 m")
+  run(1 check "${scenes}/stack10.json" "${WORK_DIR}/near.golden.json" --bit-identical)
+  expect_in("${out}" "FAILED: ${scenes}/stack10.json: 33 states (steps 60, 300, 600) within 1e-05 m, 1e-05 rad, 0.0006 m/s, 0.0006 rad/s but not bit-identical, which --bit-identical requires: largest differences 1e-07 m")
+  string(FIND "${out}" "PASSED" passed_at)
+  if(NOT passed_at EQUAL -1)
+    message(FATAL_ERROR "a check that --bit-identical fails also says PASSED:\n${out}")
+  endif()
   # A golden of another scene: the boxes differ.
   run(1 check "${scenes}/stack10.json" "${scenes}/resting_box.golden.json")
   expect_in("${out}" "FAILED: ${scenes}/stack10.json does not match its golden result: the scene has 11 boxes but the golden result has 2")

@@ -2,12 +2,13 @@
 //
 //   tumble run SCENE [--steps N] [--record FILE.csv|FILE.jsonl] [--every K]
 //   tumble bless SCENE -o GOLDEN
-//   tumble check SCENE GOLDEN [--tolerance T] [--pictures FILE.png] [--view VIEW]
+//   tumble check SCENE GOLDEN [--tolerance T] [--bit-identical] [--pictures FILE.png] [--view VIEW]
 //   tumble render SCENE [--step N] [--view top|side|front|iso] -o FILE.png [--contacts] [--size WxH]
 //   tumble spawn LEVEL.obj -o SCENE [--boxes N] [--seed K] [--steps N]
 //
-// Exit codes: 0 success (check: every state within the tolerance), 1 check found a difference, 2 bad input (bad
-// command line, unreadable or invalid scene or golden file, unwritable output), 3 anything else.
+// Exit codes: 0 success (check: every state within the tolerance, and with --bit-identical every bit the same), 1
+// check found a difference, 2 bad input (bad command line, unreadable or invalid scene or golden file, unwritable
+// output), 3 anything else.
 // Formats: docs/scenes.md.
 
 #include <chrono>
@@ -166,15 +167,15 @@ int cmd_bless(const std::string& path, const std::string& out) {
     return kOk;
 }
 
-int cmd_check(const std::string& path, const std::string& golden_path, double tolerance, const std::string& pictures,
-              View view) {
+int cmd_check(const std::string& path, const std::string& golden_path, double tolerance, bool bit_identical,
+              const std::string& pictures, View view) {
     const Scene scene = load_scene(path);
     const Golden golden = read_golden(golden_path);
     const Tolerance tol = Tolerance::from(tolerance, scene.dt);
     Progress progress("check");
     const CheckResult r = check(scene, golden, tol, [&](int s, int t) { progress(s, t); });
     progress.finish();
-    std::cout << format_report(scene, golden, tol, r);
+    std::cout << format_report(scene, golden, tol, r, bit_identical);
     if (!r.passed && r.problem.empty() && !pictures.empty()) {
         std::size_t c = 0;
         while (golden.checkpoints[c].step != r.step) ++c;
@@ -188,7 +189,7 @@ int cmd_check(const std::string& path, const std::string& golden_path, double to
         write_png(pictures, side_by_side(render(e, view, frame, 800, 600), render(x, view, frame, 800, 600)));
         std::cout << "pictures: " << pictures << " (expected left, actual right)\n";
     }
-    return r.passed ? kOk : kDifferent;
+    return r.passed && (r.bit_identical || !bit_identical) ? kOk : kDifferent;
 }
 
 int cmd_render(const std::string& path, int step, View view, const std::string& out, bool contacts,
@@ -244,6 +245,7 @@ int main(int argc, char** argv) {
     std::string scene, golden, out, record, pictures, level, view_text = "iso", size = "1024x768";
     int steps = -1, every = 1, step = 0, boxes = 1000;
     double tolerance = 1e-5;
+    bool bit_identical = false;
     std::uint64_t seed = 1;
     bool contacts = false;
     auto view_check = CLI::IsMember({"top", "side", "front", "iso"});
@@ -273,6 +275,9 @@ int main(int argc, char** argv) {
                 return std::isfinite(t) && t >= 0.0 ? std::string() : "expected a finite number >= 0, got " + text;
             },
             "T >= 0"));
+    check_cmd->add_flag("--bit-identical", bit_identical,
+                        "also fail (exit 1) when every state is within the tolerance but not every bit is the same "
+                        "(the state hashes differ)");
     check_cmd->add_option("--pictures", pictures, "on failure, write expected and actual pictures side by side (PNG)");
     check_cmd->add_option("--view", view_text, "view of the pictures")->capture_default_str()->check(view_check);
 
@@ -307,7 +312,7 @@ int main(int argc, char** argv) {
         const View view = *parsed_view;
         if (*run) return cmd_run(scene, steps, record, every);
         if (*bless_cmd) return cmd_bless(scene, out);
-        if (*check_cmd) return cmd_check(scene, golden, tolerance, pictures, view);
+        if (*check_cmd) return cmd_check(scene, golden, tolerance, bit_identical, pictures, view);
         if (*render_cmd) return cmd_render(scene, step, view, out, contacts, size);
         if (*spawn_cmd) return cmd_spawn(level, out, boxes, seed, steps < 0 ? 600 : steps);
     } catch (const tumble::Error& e) {

@@ -471,7 +471,8 @@ CheckResult check(const Scene& scene, const Golden& golden, const Tolerance& tol
     return r;
 }
 
-std::string format_report(const Scene& scene, const Golden& golden, const Tolerance& tol, const CheckResult& r) {
+std::string format_report(const Scene& scene, const Golden& golden, const Tolerance& tol, const CheckResult& r,
+                          bool require_bits) {
     std::ostringstream o;
     const std::string tolerance = general(tol.position) + " m, " + general(tol.orientation) + " rad, " +
                                   general(tol.velocity) + " m/s, " + general(tol.angular_velocity) + " rad/s";
@@ -482,15 +483,21 @@ std::string format_report(const Scene& scene, const Golden& golden, const Tolera
         o << "FAILED: " << scene.file.string() << " does not match its golden result: " << r.problem << "\n";
         return o.str();
     }
+    const std::string largest = general(r.largest.position) + " m, " + general(r.largest.orientation) + " rad, " +
+                                general(r.largest.velocity) + " m/s, " + general(r.largest.angular_velocity) + " rad/s";
+    if (r.passed && require_bits && !r.bit_identical) {
+        o << "FAILED: " << scene.file.string() << ": " << r.states_compared << " states (steps " << steps << ") within "
+          << tolerance << " but not bit-identical, which --bit-identical requires: largest differences " << largest
+          << ". Bless the golden again if the change is intended, and say why in the commit.\n";
+        return o.str();
+    }
     if (r.passed) {
         o << "PASSED: " << scene.file.string() << ": " << r.states_compared << " states (steps " << steps << ") within "
           << tolerance << "; ";
         if (r.bit_identical)
             o << "bit-identical (state hash " << hex(golden.hashes.back()) << ")\n";
         else
-            o << "not bit-identical: largest differences " << general(r.largest.position) << " m, "
-              << general(r.largest.orientation) << " rad, " << general(r.largest.velocity) << " m/s, "
-              << general(r.largest.angular_velocity) << " rad/s\n";
+            o << "not bit-identical: largest differences " << largest << "\n";
         return o.str();
     }
     auto row = [&](const char* what, const std::string& expected, const std::string& actual, double off, double limit,

@@ -165,8 +165,11 @@ CheckResult check(const Scene& scene, const Golden& golden, const Tolerance& tol
                   const std::function<void(int, int)>& progress = {});
 
 /// The human-readable report of a check: PASSED or FAILED, and for a failure the first step and box that differ,
-/// the expected and actual values, how far apart they are and how many other states differ.
-std::string format_report(const Scene& scene, const Golden& golden, const Tolerance& tolerance, const CheckResult& r);
+/// the expected and actual values, how far apart they are and how many other states differ. `require_bits`
+/// (`tumble check --bit-identical`): a run within the tolerance that is not bit-identical is reported FAILED too,
+/// with its largest differences.
+std::string format_report(const Scene& scene, const Golden& golden, const Tolerance& tolerance, const CheckResult& r,
+                          bool require_bits = false);
 
 /// Shortest decimal that reads back to exactly `v` as a float; "-0.0" for a negative zero ("-0" reads as +0 in JSON).
 std::string shortest(float v);
