@@ -85,8 +85,8 @@ constexpr std::size_t kColourGrain = 256;
 // thread that schedule_islands packs into a unit. 1e4 boxes in the medium level (steps 60-300), two threads: 16.2 ms a
 // step at 256, 15.7-15.9 at 1,024, 16.1-16.2 at 4,096 (the same bits: an island's colours do not depend on its group);
 // with the scratch held per thread (for_each_island's slots), the solve stage took 8.7-8.9 ms at 1,024 against
-// 10.0-10.2 at 256. Each slot's scratch holds lane batches for the largest group (18 kB per 16 manifolds, about 0.6 MB at
-// 1,024), a cost per thread, not per body.
+// 10.0-10.2 at 256. Each slot's scratch holds lane batches for the largest group (18 kB per 16 manifolds, about
+// 0.6 MB at 1,024), a cost per thread, not per body.
 constexpr std::uint32_t kSoftGroupWork = 1024;
 
 // A soft constraint stepped implicitly over h (Catto, "Solver2D"): the velocity bias per metre of penetration, the

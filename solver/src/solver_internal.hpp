@@ -82,7 +82,7 @@ inline glm::mat3 world_inverse_inertia(const glm::quat& q, const glm::vec3& inv)
 // register; narrower targets run a batch as two or four groups of lanes, each to the end of its own passes. Every lane
 // gets the bits of the one-manifold code, so the batch width changes no result. Measured against eight (the same
 // bits; docs/benchmarks.md, "Sixteen lanes"): the base-100 pyramid's solve 5-8 % faster on AVX-512, the 1e4 levels'
-// 2-4 %.
+// 2-5 %.
 inline constexpr int kNormalLanes = 16;
 // The local passes of the soft step's solve and relax passes (soft_step.cpp, `solve_pass`) for up to kNormalLanes
 // manifolds at once, structure of arrays: lane l holds manifold l's points p < count[l]. Per point p and lane l: the
@@ -222,10 +222,10 @@ void finish_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing,
 // a one-point contact's torsional impulse (u.twist) about the normal.
 void warm_start_in_lanes(SetUpLanes& u, NormalLanes& normal, FrictionLanes& rubbing, bool still_b = false);
 
-// kNormalLanes manifolds of one colour of a coloured island, held in lane order for a whole step (soft_step.cpp): the three
-// lane structures, whose manifold and point entries carry over from pass to pass (the sides' entries are loaded from
-// the bodies before each pass), each point's normal impulse summed over the step's relax passes (N s), and for each
-// used lane the manifold's place k in the island and its sides (SoftManifold::a, b).
+// kNormalLanes manifolds of one colour of a coloured island, held in lane order for a whole step (soft_step.cpp):
+// the three lane structures, whose manifold and point entries carry over from pass to pass (the sides' entries are
+// loaded from the bodies before each pass), each point's normal impulse summed over the step's relax passes (N s),
+// and for each used lane the manifold's place k in the island and its sides (SoftManifold::a, b).
 struct LaneBatch {
     SetUpLanes setup;
     NormalLanes normal;

@@ -164,6 +164,10 @@ struct CheckResult {
 CheckResult check(const Scene& scene, const Golden& golden, const Tolerance& tolerance,
                   const std::function<void(int, int)>& progress = {});
 
+/// Whether a check passes: every state within the tolerance and, with `require_bits` (`tumble check
+/// --bit-identical`), every checkpoint bit-identical.
+bool passes(const CheckResult& r, bool require_bits);
+
 /// The human-readable report of a check: PASSED or FAILED, and for a failure the first step and box that differ,
 /// the expected and actual values, how far apart they are and how many other states differ. `require_bits`
 /// (`tumble check --bit-identical`): a run within the tolerance that is not bit-identical is reported FAILED too,
