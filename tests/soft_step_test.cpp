@@ -457,6 +457,44 @@ TEST(SoftStep, AHugeIslandSolvedInBlocksIsBitIdenticalForOneToFourThreads) {
     EXPECT_GT(stats.manifolds, 65536u) << "the island must be large enough to be solved in blocks";
 }
 
+TEST(SoftStep, AHugeIslandGetsTheBitsItGetsAloneAfterSmallIslandsUsedItsScratch) {
+    // The huge island runs in the first thread's scratch, which the step's small islands used before it and which
+    // keeps what they and the last step left (PositionSolver's scratch is grown, never shrunk or cleared). What it
+    // holds must never reach a result: the island beside 120 small stacks gets the bits it gets alone.
+    constexpr int kSteps = 3;
+    for (int threads = 1; threads <= 2; ++threads) {
+        WorldSettings s = soft();
+        s.threads = threads;
+        s.sleep.enabled = false;
+        World alone(s), beside(s);
+        const std::vector<BodyId> ids = build_block(alone, 8, 30);
+        build_block(beside, 8, 30);
+        // Cubes beyond the block's edge (x > 15 m), each an island of its own: stood on a corner and spun about the
+        // vertical, so that their one-point manifolds carry torsional friction (SoftNow::twist) in the scratch.
+        // The turn that takes the body direction (-1, -1, -1) to straight down (-y): atan(sqrt 2) about (-1, 0, 1).
+        const glm::quat on_corner = glm::angleAxis(std::atan(std::sqrt(2.0f)), glm::normalize(glm::vec3(-1, 0, 1)));
+        const float corner_height = 0.25f * std::sqrt(3.0f);
+        for (int j = 0; j < 120; ++j) {
+            BodyDef d = box({17.0f + 1.5f * static_cast<float>(j % 8), corner_height + 0.001f,
+                             -10.0f + 1.5f * static_cast<float>(j / 8)},
+                            glm::vec3(0.25f));
+            d.orientation = on_corner;
+            d.angular_velocity = glm::vec3(0.0f, 3.0f + 0.1f * static_cast<float>(j % 7), 0.0f);
+            beside.create_body(d);
+        }
+        for (int n = 0; n < kSteps; ++n) {
+            alone.step(kDt);
+            beside.step(kDt);
+        }
+        EXPECT_EQ(alone.stats().islands, 1u);
+        EXPECT_EQ(beside.stats().islands, 121u);
+        EXPECT_GT(alone.stats().manifolds, 65536u) << "the island must be large enough to be solved in blocks";
+        const std::vector<float> want = poses(alone, ids), got = poses(beside, ids);
+        ASSERT_EQ(got.size(), want.size());
+        EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0) << threads << " threads";
+    }
+}
+
 // A soft-step block of `layers` layers of 10 x 10 cubes, sleeping off, stepped `before` steps and saved, then 15
 // steps more; and a second world built by the same calls restored from the snapshot and stepped 15 steps.
 struct SavedAndRestored {

@@ -26,6 +26,8 @@
 #include <limits>
 #include <numbers>
 
+#include <tumble/core/assert.hpp>
+
 #include "solver_internal.hpp"
 
 namespace tumble {
@@ -208,9 +210,13 @@ void PositionSolver::SoftScratch::reserve(std::size_t manifold_count, std::size_
     const bool laned = colours && manifold_count <= kColouredIslandMax;  // a blocked island has no batches
     if (laned && batches.size() < most_batches) batches.resize(most_batches);
     if (laned && lone.size() < manifold_count) lone.resize(manifold_count);
-    if (colours && manifold_count > kColouredIslandMax && block_key.capacity() < manifold_count) {
-        block_key.reserve(std::max(manifold_count, body_count));  // block_island: bodies, then manifolds
-        blocks.reserve(manifold_count / PositionSolver::kSoftBlock + 1);
+    if (colours && manifold_count > kColouredIslandMax) {
+        if (block_key.capacity() < std::max(manifold_count, body_count)) {
+            block_key.reserve(std::max(manifold_count, body_count));  // block_island: bodies, then manifolds
+            blocks.reserve(manifold_count / PositionSolver::kSoftBlock + 1);
+        }
+        if (block_sides.capacity() < manifold_count) block_sides.reserve(manifold_count);
+        if (block_fill.capacity() < body_count + 1) block_fill.reserve(body_count + 1);
     }
 }
 
@@ -342,14 +348,34 @@ void PositionSolver::block_island(std::uint32_t island, SoftScratch& scratch, st
         body_list[k] = static_cast<std::uint32_t>(key[k] & 0xffffffffu);
         body_local_[body_list[k]] = k;
     }
-    key.resize(manifold_count);
+    // The manifolds in the order of their first dynamic body, ties in index order. build_islands lists an island's
+    // manifolds in ascending index, so a counting sort by that body, which keeps the order of ties, gives that order;
+    // it also carries each manifold's dynamic bodies (their places, or kStillSide), which the colouring below then
+    // reads in order instead of reading every manifold and its bodies again at random.
+    TUMBLE_ASSERT(std::is_sorted(manifold_list, manifold_list + manifold_count));
+    std::vector<std::uint64_t>& sides = scratch.block_sides;
+    std::vector<std::uint32_t>& fill = scratch.block_fill;
+    sides.resize(manifold_count);
+    fill.assign(std::size_t{body_count} + 1, 0);
+    auto place_of = [&](std::uint32_t i) { return moves(i) ? body_local_[i] : kStillSide; };
     for (std::uint32_t k = 0; k < manifold_count; ++k) {
         const ContactManifold& m = manifolds[manifold_list[k]];
-        key[k] = (std::uint64_t{body_local_[moves(m.a) ? m.a : m.b]} << 32) | manifold_list[k];
+        const std::uint32_t a = place_of(m.a), b = place_of(m.b);
+        sides[k] = (std::uint64_t{a} << 32) | b;
+        ++fill[(a != kStillSide ? a : b) + std::size_t{1}];
     }
-    std::sort(key.begin(), key.end());
-    for (std::uint32_t k = 0; k < manifold_count; ++k)
-        manifold_list[k] = static_cast<std::uint32_t>(key[k] & 0xffffffffu);
+    for (std::uint32_t k = 0; k < body_count; ++k) fill[k + 1] += fill[k];
+    std::vector<std::uint64_t>& sorted_sides = key;  // the bodies' keys are done with
+    sorted_sides.resize(manifold_count);
+    scratch.coloured.resize(manifold_count);  // free: a blocked island is not put through colour_island
+    std::uint32_t* const order = scratch.coloured.data();
+    for (std::uint32_t k = 0; k < manifold_count; ++k) {
+        const auto a = static_cast<std::uint32_t>(sides[k] >> 32), b = static_cast<std::uint32_t>(sides[k]);
+        const std::uint32_t to = fill[a != kStillSide ? a : b]++;
+        order[to] = manifold_list[k];
+        sorted_sides[to] = sides[k];
+    }
+    std::copy(order, order + manifold_count, manifold_list);
     // Greedy colouring of the blocks in that order: a block takes the lowest colour none of its bodies has yet.
     const std::uint32_t block_count = (manifold_count + kSoftBlock - 1) / kSoftBlock;
     greedy_colour(
@@ -357,9 +383,10 @@ void PositionSolver::block_island(std::uint32_t island, SoftScratch& scratch, st
         [&](std::uint32_t j, auto&& f) {
             const std::uint32_t first = j * kSoftBlock, last = std::min(first + kSoftBlock, manifold_count);
             for (std::uint32_t k = first; k < last; ++k) {
-                const ContactManifold& m = manifolds[manifold_list[k]];
-                if (moves(m.a)) f(body_local_[m.a]);
-                if (moves(m.b)) f(body_local_[m.b]);
+                const auto a = static_cast<std::uint32_t>(sorted_sides[k] >> 32),
+                           b = static_cast<std::uint32_t>(sorted_sides[k]);
+                if (a != kStillSide) f(a);
+                if (b != kStillSide) f(b);
             }
         },
         scratch.colour_mask, scratch.colour, scratch.blocks, begin.data());
@@ -384,11 +411,14 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
     std::array<std::uint32_t, kSoftColours + 2> colour_begin{};
     if (mode == SoftMode::blocked) block_island(island, scratch, bodies, manifolds, colour_begin);
     for (std::uint32_t k = 0; k < body_count; ++k) body_local_[body_list[k]] = k;
-    scratch.bodies.resize(body_count);
-    scratch.start_q.resize(body_count);
-    reset(scratch.points, 4 * std::size_t{manifold_count}, SoftPoint{});
-    scratch.manifolds.resize(manifold_count);
-    scratch.now.resize(manifold_count);
+    // Grown, never shrunk (grow_to): the passes below write every body's, manifold's and point's entries before they
+    // read them (the points a manifold does not have as SoftPoint{}, in the packing, on the threads), so what a
+    // slot's scratch holds from the islands it ran before never reaches a result.
+    grow_to(scratch.bodies, body_count);
+    grow_to(scratch.start_q, body_count);
+    grow_to(scratch.points, 4 * std::size_t{manifold_count});
+    grow_to(scratch.manifolds, manifold_count);
+    grow_to(scratch.now, manifold_count);
     SoftBody* const soft_body = scratch.bodies.data();
     SoftPoint* const soft_point = scratch.points.data();
     SoftManifold* const soft_manifold = scratch.manifolds.data();
@@ -612,6 +642,7 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
             sp.tangent_impulse = glm::vec2(glm::dot(start.friction_force, t1), glm::dot(start.friction_force, t2)) * h;
             sp.total_normal_impulse = 0.0f;
         }
+        for (int p = m.count; p < 4; ++p) soft_point[4 * std::size_t{k} + static_cast<std::uint32_t>(p)] = SoftPoint{};
     });
 
     // Lane l of `batch` loaded with manifold k: its manifold and point entries, and a still side's entries (points it

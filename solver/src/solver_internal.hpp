@@ -20,6 +20,13 @@ void reset(std::vector<T>& v, std::size_t n, const T& value) {
     reserve_for(v, n);
     v.assign(n, value);
 }
+// v with room for at least n elements, never shrunk: for scratch whose first n elements the caller writes before it
+// reads them. resize(n) after a smaller use value-initialises the elements it adds back, which for an island of
+// 300,000 manifolds (the 1e5 pile's, after the small islands the same scratch serves) is a serial pass over 200 MB.
+template <class T>
+void grow_to(std::vector<T>& v, std::size_t n) {
+    if (v.size() < n) v.resize(n);
+}
 // The small helpers of the inner loops are forced inline: GCC left them as calls, and the calls were a third of the
 // solver's time. Inlining changes no result (no contraction into FMAs: -ffp-contract=off).
 #define TUMBLE_SOLVER_INLINE [[gnu::always_inline]] inline

@@ -357,8 +357,10 @@ private:
         std::vector<std::uint64_t> colour_mask;  // per dynamic body: colours its manifolds took (colour_island)
         std::vector<std::uint8_t> colour;        // per manifold: its colour (colour_island)
         std::vector<std::uint32_t> coloured;     // colour_island: the island's manifolds, colour by colour
-        std::vector<std::uint64_t> block_key;    // per body, then per manifold: its sort key (block_island)
+        std::vector<std::uint64_t> block_key;    // block_island: per body its sort key, then per manifold its sides
         std::vector<std::uint32_t> blocks;       // the island's blocks, colour by colour (block_island)
+        std::vector<std::uint64_t> block_sides;  // block_island: per manifold, its dynamic bodies' places (a, b)
+        std::vector<std::uint32_t> block_fill;   // block_island: per body, where its manifolds go (counting sort)
         std::vector<detail::LaneBatch> batches;  // a coloured island's manifolds in lane order, colour by colour
         std::vector<std::uint32_t> lone;         // ... and its manifolds with a kinematic side, colour by colour
         void reserve(std::size_t manifolds, std::size_t bodies, bool coloured);  // room for an island of this size
