@@ -65,6 +65,9 @@ constexpr float kBlockTolerance = 1e-6f;
 // The manifold packing's prefetch distance (manifolds), and how much of a ContactManifold it fetches.
 constexpr std::uint32_t kManifoldsAhead = 8;
 constexpr std::size_t kPackedBytes = sizeof(ContactManifold);
+// A blocked island's passes (each_manifold) fetch a manifold's scratch (its SoftManifold, points and SoftNow, 644
+// bytes over three arrays) this many manifolds ahead: the 1e5 pile's solve took 3-5 % less with 4 or 8.
+constexpr std::uint32_t kBlockAhead = 8;
 // Islands with at least this many manifolds and at least 1 / kColouredShare of all the step's manifolds are coloured
 // and solved colour by colour on all threads (Box2D v3's constraint graph colouring); the others (coloured too, in
 // groups) run on one thread each, as many at once as there are threads. Spreading every island of 256 manifolds or
@@ -489,7 +492,17 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
         if (mode == SoftMode::blocked) {
             auto block = [&](std::uint32_t j) {
                 const std::uint32_t last = std::min((j + 1) * kSoftBlock, manifold_count);
-                for (std::uint32_t k = j * kSoftBlock; k < last; ++k) one(k);
+                for (std::uint32_t k = j * kSoftBlock; k < last; ++k) {
+                    if (k + kBlockAhead < last) {
+                        const std::uint32_t ahead = k + kBlockAhead;
+                        const auto* points = reinterpret_cast<const char*>(soft_point + 4 * std::size_t{ahead});
+                        for (std::size_t at = 0; at < 4 * sizeof(SoftPoint); at += 64) __builtin_prefetch(points + at);
+                        const auto* now = reinterpret_cast<const char*>(scratch.now.data() + ahead);
+                        for (std::size_t at = 0; at < sizeof(SoftNow); at += 64) __builtin_prefetch(now + at);
+                        __builtin_prefetch(soft_manifold + ahead);
+                    }
+                    one(k);
+                }
             };
             for (int c = 0; c <= kSoftColours; ++c) {
                 const std::uint32_t first = colour_begin[static_cast<std::size_t>(c)];
