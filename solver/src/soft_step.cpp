@@ -23,10 +23,12 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numbers>
 
 #include <tumble/core/assert.hpp>
+#include <tumble/core/parallel_sort.hpp>
 
 #include "solver_internal.hpp"
 
@@ -218,7 +220,10 @@ void PositionSolver::SoftScratch::reserve(std::size_t manifold_count, std::size_
             block_key.reserve(std::max(manifold_count, body_count));  // block_island: bodies, then manifolds
             blocks.reserve(manifold_count / PositionSolver::kSoftBlock + 1);
         }
-        if (block_sides.capacity() < manifold_count) block_sides.reserve(manifold_count);
+        // block_island's per-manifold sides, and before them the buffer of its bodies' parallel_sort (which may swap
+        // it with block_key: both hold room for either).
+        if (block_sides.capacity() < std::max(manifold_count, body_count))
+            block_sides.reserve(std::max(manifold_count, body_count));
         if (block_fill.capacity() < body_count + 1) block_fill.reserve(body_count + 1);
     }
 }
@@ -314,7 +319,7 @@ void PositionSolver::colour_island(std::uint32_t island, std::uint32_t last_isla
 
 void PositionSolver::block_island(std::uint32_t island, SoftScratch& scratch, std::span<const SolverBody> bodies,
                                   std::span<const ContactManifold> manifolds,
-                                  std::array<std::uint32_t, kSoftColours + 2>& begin) {
+                                  std::array<std::uint32_t, kSoftColours + 2>& begin, Parallel& parallel) {
     std::uint32_t* body_list = island_bodies_.data() + body_begin_[island];
     const std::uint32_t body_count = body_begin_[island + 1] - body_begin_[island];
     std::uint32_t* manifold_list = island_manifolds_.data() + manifold_begin_[island];
@@ -339,14 +344,18 @@ void PositionSolver::block_island(std::uint32_t island, SoftScratch& scratch, st
     };
     std::vector<std::uint64_t>& key = scratch.block_key;
     key.resize(body_count);
-    for (std::uint32_t k = 0; k < body_count; ++k) {
-        const glm::vec3 cell = (bodies[body_list[k]].position - low) * scale;
-        const std::uint64_t code = spread(static_cast<std::uint64_t>(cell.x)) |
-                                   (spread(static_cast<std::uint64_t>(cell.y)) << 1) |
-                                   (spread(static_cast<std::uint64_t>(cell.z)) << 2);
-        key[k] = (code << 32) | body_list[k];
-    }
-    std::sort(key.begin(), key.end());
+    // The keys and the sorts on the threads: each key is its body's own, and keys are distinct (the body index in
+    // the low bits), so parallel_sort's order is std::sort's.
+    parallel.for_each_chunk(body_count, kSortRun, [&](std::size_t first, std::size_t last) {
+        for (std::size_t k = first; k < last; ++k) {
+            const glm::vec3 cell = (bodies[body_list[k]].position - low) * scale;
+            const std::uint64_t code = spread(static_cast<std::uint64_t>(cell.x)) |
+                                       (spread(static_cast<std::uint64_t>(cell.y)) << 1) |
+                                       (spread(static_cast<std::uint64_t>(cell.z)) << 2);
+            key[k] = (code << 32) | body_list[k];
+        }
+    });
+    parallel_sort(key, scratch.block_sides, std::less<>{}, parallel);
     for (std::uint32_t k = 0; k < body_count; ++k) {
         body_list[k] = static_cast<std::uint32_t>(key[k] & 0xffffffffu);
         body_local_[body_list[k]] = k;
@@ -361,10 +370,14 @@ void PositionSolver::block_island(std::uint32_t island, SoftScratch& scratch, st
     sides.resize(manifold_count);
     fill.assign(std::size_t{body_count} + 1, 0);
     auto place_of = [&](std::uint32_t i) { return moves(i) ? body_local_[i] : kStillSide; };
+    parallel.for_each_chunk(manifold_count, kSortRun, [&](std::size_t first, std::size_t last) {
+        for (std::size_t k = first; k < last; ++k) {
+            const ContactManifold& m = manifolds[manifold_list[k]];
+            sides[k] = (std::uint64_t{place_of(m.a)} << 32) | place_of(m.b);
+        }
+    });
     for (std::uint32_t k = 0; k < manifold_count; ++k) {
-        const ContactManifold& m = manifolds[manifold_list[k]];
-        const std::uint32_t a = place_of(m.a), b = place_of(m.b);
-        sides[k] = (std::uint64_t{a} << 32) | b;
+        const auto a = static_cast<std::uint32_t>(sides[k] >> 32), b = static_cast<std::uint32_t>(sides[k]);
         ++fill[(a != kStillSide ? a : b) + std::size_t{1}];
     }
     for (std::uint32_t k = 0; k < body_count; ++k) fill[k + 1] += fill[k];
@@ -412,7 +425,7 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
     // The island's scratch: bodies by their place in the island (body_local_), points and manifolds by the
     // manifold's place k. A blocked island is first put in its blocks' order.
     std::array<std::uint32_t, kSoftColours + 2> colour_begin{};
-    if (mode == SoftMode::blocked) block_island(island, scratch, bodies, manifolds, colour_begin);
+    if (mode == SoftMode::blocked) block_island(island, scratch, bodies, manifolds, colour_begin, parallel);
     for (std::uint32_t k = 0; k < body_count; ++k) body_local_[body_list[k]] = k;
     // Grown, never shrunk (grow_to): the passes below write every body's, manifold's and point's entries before they
     // read them (the points a manifold does not have as SoftPoint{}, in the packing, on the threads), so what a

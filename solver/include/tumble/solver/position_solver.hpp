@@ -388,7 +388,8 @@ private:
     // begin[c + 1]); the last, kSoftColours, holds blocks that took no colour (solved in order, alone).
     static constexpr std::uint32_t kSoftBlock = 1024;
     void block_island(std::uint32_t island, SoftScratch& scratch, std::span<const SolverBody> bodies,
-                      std::span<const ContactManifold> manifolds, std::array<std::uint32_t, kSoftColours + 2>& begin);
+                      std::span<const ContactManifold> manifolds, std::array<std::uint32_t, kSoftColours + 2>& begin,
+                      Parallel& parallel);
 
     void build_islands(std::span<const SolverBody> bodies, std::span<const ContactManifold> manifolds);
     // Runs `run(item, slot)` for every work item of schedule_islands (an island of the last build_islands, or a group
