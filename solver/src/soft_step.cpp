@@ -370,24 +370,24 @@ void PositionSolver::block_island(std::uint32_t island, SoftScratch& scratch, st
     sides.resize(manifold_count);
     fill.assign(std::size_t{body_count} + 1, 0);
     auto place_of = [&](std::uint32_t i) { return moves(i) ? body_local_[i] : kStillSide; };
+    // A manifold's sides packed in 64 bits: A's place high, B's low (kStillSide for a side that does not move).
+    auto side_a = [](std::uint64_t both) { return static_cast<std::uint32_t>(both >> 32); };
+    auto side_b = [](std::uint64_t both) { return static_cast<std::uint32_t>(both); };
+    auto first_moving = [&](std::uint64_t both) { return side_a(both) != kStillSide ? side_a(both) : side_b(both); };
     parallel.for_each_chunk(manifold_count, kSortRun, [&](std::size_t first, std::size_t last) {
         for (std::size_t k = first; k < last; ++k) {
             const ContactManifold& m = manifolds[manifold_list[k]];
             sides[k] = (std::uint64_t{place_of(m.a)} << 32) | place_of(m.b);
         }
     });
-    for (std::uint32_t k = 0; k < manifold_count; ++k) {
-        const auto a = static_cast<std::uint32_t>(sides[k] >> 32), b = static_cast<std::uint32_t>(sides[k]);
-        ++fill[(a != kStillSide ? a : b) + std::size_t{1}];
-    }
+    for (std::uint32_t k = 0; k < manifold_count; ++k) ++fill[first_moving(sides[k]) + std::size_t{1}];
     for (std::uint32_t k = 0; k < body_count; ++k) fill[k + 1] += fill[k];
     std::vector<std::uint64_t>& sorted_sides = key;  // the bodies' keys are done with
     sorted_sides.resize(manifold_count);
     scratch.coloured.resize(manifold_count);  // free: a blocked island is not put through colour_island
     std::uint32_t* const order = scratch.coloured.data();
     for (std::uint32_t k = 0; k < manifold_count; ++k) {
-        const auto a = static_cast<std::uint32_t>(sides[k] >> 32), b = static_cast<std::uint32_t>(sides[k]);
-        const std::uint32_t to = fill[a != kStillSide ? a : b]++;
+        const std::uint32_t to = fill[first_moving(sides[k])]++;
         order[to] = manifold_list[k];
         sorted_sides[to] = sides[k];
     }
@@ -399,8 +399,7 @@ void PositionSolver::block_island(std::uint32_t island, SoftScratch& scratch, st
         [&](std::uint32_t j, auto&& f) {
             const std::uint32_t first = j * kSoftBlock, last = std::min(first + kSoftBlock, manifold_count);
             for (std::uint32_t k = first; k < last; ++k) {
-                const auto a = static_cast<std::uint32_t>(sorted_sides[k] >> 32),
-                           b = static_cast<std::uint32_t>(sorted_sides[k]);
+                const std::uint32_t a = side_a(sorted_sides[k]), b = side_b(sorted_sides[k]);
                 if (a != kStillSide) f(a);
                 if (b != kStillSide) f(b);
             }
