@@ -424,8 +424,10 @@ void PositionSolver::run_island_soft(std::uint32_t item, SoftScratch& scratch, s
     // The island's scratch: bodies by their place in the island (body_local_), points and manifolds by the
     // manifold's place k. A blocked island is first put in its blocks' order.
     std::array<std::uint32_t, kSoftColours + 2> colour_begin{};
-    if (mode == SoftMode::blocked) block_island(island, scratch, bodies, manifolds, colour_begin, parallel);
-    for (std::uint32_t k = 0; k < body_count; ++k) body_local_[body_list[k]] = k;
+    if (mode == SoftMode::blocked)  // which also gives the bodies their places in its order
+        block_island(island, scratch, bodies, manifolds, colour_begin, parallel);
+    else
+        for (std::uint32_t k = 0; k < body_count; ++k) body_local_[body_list[k]] = k;
     // Grown, never shrunk (grow_to): the passes below write every body's, manifold's and point's entries before they
     // read them (the points a manifold does not have as SoftPoint{}, in the packing, on the threads), so what a
     // slot's scratch holds from the islands it ran before never reaches a result.

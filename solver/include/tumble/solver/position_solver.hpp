@@ -385,7 +385,8 @@ private:
     // bodies and manifolds are put in the order of a Morton curve of the bodies' centres (island_bodies_,
     // island_manifolds_, body_local_), the manifolds cut into blocks of kSoftBlock places k, and the blocks coloured
     // greedily so that blocks of one colour share no dynamic body. Block colour c is scratch.blocks[begin[c] ..
-    // begin[c + 1]); the last, kSoftColours, holds blocks that took no colour (solved in order, alone).
+    // begin[c + 1]); the last, kSoftColours, holds blocks that took no colour (solved in order, alone). The keys, the
+    // bodies' sort and the manifolds' sides are worked out on `parallel`; the result does not depend on its threads.
     static constexpr std::uint32_t kSoftBlock = 1024;
     void block_island(std::uint32_t island, SoftScratch& scratch, std::span<const SolverBody> bodies,
                       std::span<const ContactManifold> manifolds, std::array<std::uint32_t, kSoftColours + 2>& begin,
